@@ -1,0 +1,128 @@
+// Package kafkaclient reads offsets from Apache Kafka through kafka-go's Client and Transport.
+//
+// It knows nothing about Terraform: plain Go values in, plain Go values and typed errors out
+// (see errors.go). It only reads: it sends Metadata requests that never allow topic
+// auto-creation, and ListOffsets requests; it never uses kafka-go's Conn/Dial* API, which can
+// auto-create topics and loop until its context ends.
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// DefaultTimeout bounds one read (dial, metadata, retries and all) when Config.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+// Config says how to reach the cluster.
+type Config struct {
+	// BootstrapServers are "host:port" addresses; the first that answers gives the cluster layout.
+	BootstrapServers []string
+	// ClientID is sent with every request (Kafka's client.id).
+	ClientID string
+	// Timeout bounds each read as a whole.
+	Timeout time.Duration
+	// Dial replaces the TCP dialer; tests use it. Nil means net.Dialer.
+	Dial func(ctx context.Context, network, address string) (net.Conn, error)
+}
+
+// Client is one provider's connection to one cluster, safe for concurrent reads.
+//
+// kafka-go's Transport caches the cluster layout for the topics it was built for and refreshes it
+// in a background goroutine. So that a read never asks for every topic in the cluster, Client
+// keeps one Transport per topic, shared by the reads of that topic that overlap in time and
+// closed (with its goroutines and connections) when the last of them ends.
+type Client struct {
+	cfg Config
+
+	mu         sync.Mutex
+	transports map[string]*topicTransport
+}
+
+type topicTransport struct {
+	transport *kafka.Transport
+	client    *kafka.Client
+	dials     *dialLog
+	refs      int
+}
+
+// New checks cfg and returns a Client. It does not connect: the first read does.
+func New(cfg Config) (*Client, error) {
+	if len(cfg.BootstrapServers) == 0 {
+		return nil, errors.New("no bootstrap servers configured")
+	}
+	for _, s := range cfg.BootstrapServers {
+		if _, _, err := net.SplitHostPort(s); err != nil || strings.Contains(s, ",") {
+			return nil, fmt.Errorf("bootstrap server %q is not a host:port address", s)
+		}
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Dial == nil {
+		cfg.Dial = (&net.Dialer{}).DialContext
+	}
+	return &Client{cfg: cfg, transports: map[string]*topicTransport{}}, nil
+}
+
+// Timeout is the bound of one read.
+func (c *Client) Timeout() time.Duration { return c.cfg.Timeout }
+
+// acquire returns the transport for topic, creating it when no read of topic is under way.
+// The caller must call release once done.
+func (c *Client) acquire(topic string) *topicTransport {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if tt, ok := c.transports[topic]; ok {
+		tt.refs++
+		return tt
+	}
+	dials := newDialLog(c.cfg.Dial)
+	transport := &kafka.Transport{
+		Dial:        dials.dial,
+		DialTimeout: c.cfg.Timeout, // covers TCP, TLS, ApiVersions and SASL; our context bounds it too
+		ClientID:    c.cfg.ClientID,
+		// Ask only for this topic: no full-cluster metadata, and Metadata requests from the
+		// transport never allow auto-creation.
+		MetadataTopics: []string{topic},
+	}
+	tt := &topicTransport{
+		transport: transport,
+		client:    &kafka.Client{Addr: kafka.TCP(c.cfg.BootstrapServers...), Transport: transport},
+		dials:     dials,
+		refs:      1,
+	}
+	c.transports[topic] = tt
+	return tt
+}
+
+// release ends one read of tt's topic; the last one stops the transport's goroutines.
+func (c *Client) release(topic string, tt *topicTransport) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tt.refs--
+	if tt.refs > 0 {
+		return
+	}
+	if c.transports[topic] == tt {
+		delete(c.transports, topic)
+	}
+	tt.transport.CloseIdleConnections()
+}
+
+// Close stops every transport still open. Reads still under way fail.
+func (c *Client) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for topic, tt := range c.transports {
+		tt.transport.CloseIdleConnections()
+		delete(c.transports, topic)
+	}
+}

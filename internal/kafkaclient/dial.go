@@ -1,0 +1,151 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// dialLog wraps a dialer and remembers, per address, how far each connection got. kafka-go
+// reports a silent broker as "context deadline exceeded" and a refused one as a bare dial
+// error; this record is what lets an error say which address failed and how.
+type dialLog struct {
+	dial0 func(ctx context.Context, network, address string) (net.Conn, error)
+
+	mu    sync.Mutex
+	addrs map[string]*addrRecord
+}
+
+type addrRecord struct {
+	dialErr   error // the last failed dial, nil once a dial succeeded
+	connected bool  // a TCP connection was established
+	answered  bool  // the peer sent at least one byte
+	readErr   error // how a connection that never answered ended (EOF, reset), if it did
+}
+
+func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error)) *dialLog {
+	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}}
+}
+
+func (d *dialLog) record(address string, update func(r *addrRecord)) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r, ok := d.addrs[address]
+	if !ok {
+		r = &addrRecord{}
+		d.addrs[address] = r
+	}
+	update(r)
+}
+
+func (d *dialLog) dial(ctx context.Context, network, address string) (net.Conn, error) {
+	conn, err := d.dial0(ctx, network, address)
+	if err != nil {
+		d.record(address, func(r *addrRecord) { r.dialErr = err })
+		return nil, err
+	}
+	d.record(address, func(r *addrRecord) { r.dialErr, r.connected = nil, true })
+	return &loggedConn{Conn: conn, log: d, address: address}, nil
+}
+
+// loggedConn notes the first byte read and an end of connection before any byte.
+type loggedConn struct {
+	net.Conn
+	log      *dialLog
+	address  string
+	answered bool
+}
+
+func (c *loggedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	switch {
+	case n > 0 && !c.answered:
+		c.answered = true
+		c.log.record(c.address, func(r *addrRecord) { r.answered, r.readErr = true, nil })
+	case err != nil && !c.answered && !isTimeout(err) && !errors.Is(err, net.ErrClosed):
+		c.log.record(c.address, func(r *addrRecord) {
+			if !r.answered {
+				r.readErr = err
+			}
+		})
+	}
+	return n, err
+}
+
+// problems describes, one phrase per address, every address that failed, sorted by address.
+func (d *dialLog) problems() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []string
+	for addr, r := range d.addrs {
+		if p := r.problem(); p != "" {
+			out = append(out, addr+": "+p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (r *addrRecord) problem() string {
+	switch {
+	case r.answered:
+		return ""
+	case r.connected && r.readErr != nil:
+		return "accepted the TCP connection, then closed it without a Kafka response " +
+			"(is this a Kafka listener, and does it expect TLS or SASL?)"
+	case r.connected:
+		return "accepted the TCP connection but never answered the Kafka handshake (ApiVersions) " +
+			"(is this a Kafka listener, and does it expect TLS?)"
+	case r.dialErr != nil:
+		return describeDialError(r.dialErr)
+	}
+	return ""
+}
+
+func describeDialError(err error) string {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.As(err, &dnsErr):
+		return fmt.Sprintf("host name lookup failed (%s)", dnsErr.Err)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused (nothing listens on that port)"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "host or network unreachable"
+	case isTimeout(err):
+		return "TCP connection timed out (a firewall dropping packets, or a wrong host?)"
+	}
+	return strings.TrimPrefix(err.Error(), "dial tcp ")
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) ||
+		(errors.As(err, &ne) && ne.Timeout())
+}
+
+// isConnectionLoss reports errors that mean "the connection broke mid-request": worth a retry on
+// a new connection.
+func isConnectionLoss(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, net.ErrClosed)
+}
+
+// anyAnswered reports whether some address sent a byte back: the cluster was reached.
+func (d *dialLog) anyAnswered() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, r := range d.addrs {
+		if r.answered {
+			return true
+		}
+	}
+	return false
+}

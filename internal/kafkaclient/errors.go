@@ -1,0 +1,129 @@
+package kafkaclient
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// TopicNotFoundError: fresh metadata from the cluster says the topic does not exist.
+type TopicNotFoundError struct {
+	Topic string
+}
+
+func (e *TopicNotFoundError) Error() string {
+	return fmt.Sprintf("topic %q does not exist in the cluster (fresh metadata confirms it)", e.Topic)
+}
+
+// PartitionOutOfRangeError: the topic exists but has no such partition.
+type PartitionOutOfRangeError struct {
+	Topic      string
+	Partition  int
+	Partitions int // how many the topic has: valid ones are 0 to Partitions-1
+}
+
+func (e *PartitionOutOfRangeError) Error() string {
+	return fmt.Sprintf("topic %q has %d partition(s) (0 to %d); partition %d does not exist",
+		e.Topic, e.Partitions, e.Partitions-1, e.Partition)
+}
+
+// UnreachableError: no bootstrap server gave a usable answer.
+type UnreachableError struct {
+	Addresses []string // the bootstrap servers tried
+	Problems  []string // "address: what happened", one per failing address
+	TimedOut  bool     // the read's timeout ran out while connecting
+	Timeout   time.Duration
+	Err       error // kafka-go's error, for errors.Is/As
+}
+
+func (e *UnreachableError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cannot reach the Kafka cluster at %s", strings.Join(e.Addresses, ", "))
+	if e.TimedOut {
+		fmt.Fprintf(&b, " within the timeout of %s", e.Timeout)
+	}
+	if len(e.Problems) > 0 {
+		b.WriteString(": " + strings.Join(e.Problems, "; "))
+	} else if e.Err != nil {
+		b.WriteString(": " + e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// BrokerError: the broker answered a partition with an error code that retrying will not fix
+// (TOPIC_AUTHORIZATION_FAILED, UNSUPPORTED_VERSION, ...), or a retriable one that outlasted
+// the timeout.
+type BrokerError struct {
+	Op        string // what was asked, e.g. "ListOffsets (earliest)"
+	Topic     string
+	Partition int
+	Code      kafka.Error
+	TimedOut  bool
+}
+
+func (e *BrokerError) Error() string {
+	msg := fmt.Sprintf("%s for topic %q partition %d: broker answered %s (error code %d): %s",
+		e.Op, e.Topic, e.Partition, e.Code.Title(), int16(e.Code), e.Code.Description())
+	if e.TimedOut {
+		msg += "; still failing when the timeout ran out"
+	}
+	return msg
+}
+
+func (e *BrokerError) Unwrap() error { return e.Code }
+
+// TimeoutError: the read did not finish within the timeout although the cluster answered; Last is
+// the error of the last attempt.
+type TimeoutError struct {
+	Timeout time.Duration
+	Last    error
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Last == nil {
+		return fmt.Sprintf("no answer from the Kafka cluster within the timeout of %s", e.Timeout)
+	}
+	return fmt.Sprintf("no complete answer from the Kafka cluster within the timeout of %s; last error: %v",
+		e.Timeout, e.Last)
+}
+
+func (e *TimeoutError) Unwrap() error { return e.Last }
+
+// retriable are the partition error codes that a retry with fresh metadata can cure.
+var retriable = map[kafka.Error]bool{
+	kafka.UnknownTopicOrPartition: true, // stale layout; fresh metadata decides
+	kafka.LeaderNotAvailable:      true,
+	kafka.NotLeaderForPartition:   true, // NOT_LEADER_OR_FOLLOWER
+	kafka.RequestTimedOut:         true,
+	kafka.KafkaStorageError:       true,
+	kafka.FencedLeaderEpoch:       true,
+	kafka.UnknownLeaderEpoch:      true,
+	kafka.OffsetNotAvailable:      true,
+	kafka.BrokerNotAvailable:      true,
+	kafka.ReplicaNotAvailable:     true,
+	kafka.NotEnoughReplicas:       true,
+	kafka.Error(-1):               true, // kafka-go's mark for a sub-request lost in transport
+}
+
+// isRetriable says whether err may go away on another attempt with fresh metadata.
+func isRetriable(err error) bool {
+	if errors.Is(err, errStaleMetadata) {
+		return true
+	}
+	var be *BrokerError
+	if errors.As(err, &be) {
+		return retriable[be.Code]
+	}
+	var tnf *TopicNotFoundError
+	var oor *PartitionOutOfRangeError
+	var un *UnreachableError
+	if errors.As(err, &tnf) || errors.As(err, &oor) || errors.As(err, &un) {
+		return false
+	}
+	return isConnectionLoss(err)
+}

@@ -1,0 +1,393 @@
+#!/usr/bin/env bash
+# Run a real single-node Apache Kafka broker (KRaft, combined broker+controller)
+# on loopback, for tests and demos. No Docker here: the broker jars come from
+# Maven Central (tools/kafka/pom.xml) and run on the local java.
+#
+# Usage:
+#   tools/kafka.sh download          fetch the jars into the cache only
+#   tools/kafka.sh start             start a broker; prints its bootstrap address
+#   tools/kafka.sh stop              stop it and delete its files (no-op if none)
+#   tools/kafka.sh run -- CMD ARGS   start, run CMD with KAFKA_BOOTSTRAP_SERVERS
+#                                    set, always stop; exits with CMD's status.
+#                                    If KAFKA_BOOTSTRAP_SERVERS is already set,
+#                                    just runs CMD against that.
+#   tools/kafka.sh bootstrap         print the running broker's bootstrap address
+#   tools/kafka.sh log               print the path of the running broker's log
+#   tools/kafka.sh status            exit 0 if a broker is running
+#
+# Environment:
+#   KAFKA_VERSION        Kafka release from Maven Central (default 4.4.0;
+#                        3.x releases from 3.3 on work too, e.g. 3.9.1)
+#   KAFKA_CACHE_DIR      jar cache (default ~/.cache/terraform-provider-kafka)
+#   KAFKA_STATE_DIR      where the running broker is recorded
+#                        (default /tmp/terraform-provider-kafka-broker)
+#   KAFKA_HEAP_OPTS      JVM heap (default "-Xmx256m -Xms64m": enough for
+#                        hundreds of partitions; raise it for heavy loads)
+#   KAFKA_START_TIMEOUT  seconds to wait for the broker (default 90)
+#   KAFKA_ACLS           1 (default): enable the KRaft ACL authorizer, with the
+#                        PLAINTEXT user (User:ANONYMOUS) as super user, so ACL
+#                        APIs work without restricting anything; 0: no authorizer
+#   KAFKA_EXTRA_PROPERTIES  extra server.properties lines appended verbatim
+#   KAFKA_KEEP_WORKDIR   1: "stop" keeps the broker's temp dir (config, log)
+#
+# stdout carries only results (the bootstrap address, the log path); progress
+# goes to stderr, so `addr=$(tools/kafka.sh start)` works.
+
+set -euo pipefail
+
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+pom="$script_dir/kafka/pom.xml"
+
+version=${KAFKA_VERSION:-4.4.0}
+cache_root=${KAFKA_CACHE_DIR:-${HOME:-/tmp}/.cache/terraform-provider-kafka}
+libs="$cache_root/kafka-$version/libs"
+state_dir=${KAFKA_STATE_DIR:-/tmp/terraform-provider-kafka-broker}
+heap_opts=${KAFKA_HEAP_OPTS:--Xmx256m -Xms64m}
+start_timeout=${KAFKA_START_TIMEOUT:-90}
+
+log() { printf 'kafka.sh: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+usage() {
+  sed -n '2,/^$/{s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}" >&2
+  exit 2
+}
+
+# ---------------------------------------------------------------- download --
+
+do_download() {
+  # The marker is written last, so an interrupted download is redone.
+  if [[ -f "$libs/.complete" ]]; then
+    return 0
+  fi
+  command -v mvn >/dev/null || die "mvn not found (needed to fetch Kafka jars)"
+  command -v java >/dev/null || die "java not found"
+
+  # Kafka 3.x logs through reload4j, 4.x through log4j2: see the pom.
+  local profile=log4j2
+  [[ $version == 3.* ]] && profile='reload4j,!log4j2'
+
+  log "downloading Kafka $version jars into $libs (Maven Central)"
+  local tmp="$libs.tmp.$$"
+  rm -rf "$tmp"
+  mkdir -p "$(dirname "$libs")"
+  # mvn's own output goes to stderr: stdout is for results only.
+  if ! mvn -q -B -f "$pom" -P "$profile" -Dkafka.version="$version" \
+      dependency:copy-dependencies -DincludeScope=runtime \
+      -DoutputDirectory="$tmp" >&2; then
+    rm -rf "$tmp"
+    die "could not resolve org.apache.kafka:kafka_2.13:$version"
+  fi
+  rm -rf "$libs"
+  mv "$tmp" "$libs"
+  echo "$version" >"$libs/.complete"
+  log "downloaded $(find "$libs" -name '*.jar' | wc -l) jars ($(du -sh "$libs" | cut -f1))"
+}
+
+# ------------------------------------------------------------------ state --
+
+# Prints the recorded pid if that process is still our broker.
+running_pid() {
+  local pid
+  pid=$(cat "$state_dir/pid" 2>/dev/null) || return 1
+  [[ $pid =~ ^[0-9]+$ ]] || return 1
+  # Guard against pid reuse: the process must be a kafka.Kafka JVM.
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'kafka\.Kafka ' || return 1
+  echo "$pid"
+}
+
+# Two distinct free TCP ports on 127.0.0.1. The kernel picks them (bind to
+# port 0); the tiny race until the broker binds is handled by a retry in
+# do_start.
+free_ports() {
+  if command -v python3 >/dev/null; then
+    python3 - <<'EOF'
+import socket
+socks = []
+for _ in range(2):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+print(" ".join(str(s.getsockname()[1]) for s in socks))
+EOF
+    return
+  fi
+  # Fallback: random high ports that refuse connections.
+  local ports=() p
+  while ((${#ports[@]} < 2)); do
+    p=$((20000 + RANDOM % 40000))
+    [[ " ${ports[*]} " == *" $p "* ]] && continue
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then ports+=("$p"); fi
+  done
+  echo "${ports[@]}"
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+random_cluster_id() {
+  # Kafka cluster ids are 16 random bytes, base64url without padding.
+  if command -v python3 >/dev/null; then
+    python3 -c 'import base64,uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))'
+  else
+    java -cp "$libs/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1
+  fi
+}
+
+# ------------------------------------------------------------------ start --
+
+write_config() { # dir broker_port controller_port
+  local dir=$1 port=$2 cport=$3
+  {
+    echo "# Written by tools/kafka.sh: single-node KRaft broker for tests."
+    echo "process.roles=broker,controller"
+    echo "node.id=1"
+    # A static voter set works on every KRaft release (3.3 .. 4.x), so one
+    # format command serves all; the dynamic quorum (--standalone with
+    # controller.quorum.bootstrap.servers) would need 3.9+.
+    echo "controller.quorum.voters=1@127.0.0.1:$cport"
+    echo "controller.listener.names=CONTROLLER"
+    echo "listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport"
+    echo "advertised.listeners=PLAINTEXT://127.0.0.1:$port"
+    echo "inter.broker.listener.name=PLAINTEXT"
+    echo "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+    echo "log.dirs=$dir/data"
+    echo "auto.create.topics.enable=true"
+    echo "num.partitions=1"
+    echo "default.replication.factor=1"
+    echo "min.insync.replicas=1"
+    echo "offsets.topic.replication.factor=1"
+    echo "offsets.topic.num.partitions=1"
+    echo "transaction.state.log.replication.factor=1"
+    echo "transaction.state.log.min.isr=1"
+    echo "transaction.state.log.num.partitions=1"
+    echo "share.coordinator.state.topic.replication.factor=1"
+    echo "share.coordinator.state.topic.min.isr=1"
+    echo "share.coordinator.state.topic.num.partitions=1"
+    echo "group.initial.rebalance.delay.ms=0"
+    # Small segments and fewer threads: tests write little, the box has 2 cores.
+    echo "log.segment.bytes=16777216"
+    echo "log.retention.check.interval.ms=60000"
+    # The log cleaner allocates its dedupe buffer on the heap (128 MiB default).
+    echo "log.cleaner.dedupe.buffer.size=16777216"
+    echo "num.network.threads=2"
+    echo "num.io.threads=2"
+    echo "num.recovery.threads.per.data.dir=1"
+    echo "background.threads=2"
+    if [[ ${KAFKA_ACLS:-1} == 1 ]]; then
+      # ACL APIs answer SECURITY_DISABLED without an authorizer. The only
+      # principal on PLAINTEXT is User:ANONYMOUS; as super user it may do
+      # everything, so ACLs can be created and listed but never deny.
+      echo "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+      echo "super.users=User:ANONYMOUS"
+    fi
+    if [[ -n ${KAFKA_EXTRA_PROPERTIES:-} ]]; then
+      printf '%s\n' "$KAFKA_EXTRA_PROPERTIES"
+    fi
+  } >"$dir/server.properties"
+
+  # Everything at INFO to stdout, which start_java sends to broker.log; the
+  # request logger stays at WARN as in Kafka's own config (it is very chatty).
+  if [[ $version == 3.* ]]; then
+    cat >"$dir/log4j.properties" <<'EOF'
+log4j.rootLogger=INFO, stdout
+log4j.appender.stdout=org.apache.log4j.ConsoleAppender
+log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
+log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.request.logger=WARN
+log4j.logger.org.apache.kafka.raft=INFO
+EOF
+  else
+    cat >"$dir/log4j2.properties" <<'EOF'
+status = warn
+appender.stdout.type = Console
+appender.stdout.name = STDOUT
+appender.stdout.layout.type = PatternLayout
+appender.stdout.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.stdout.ref = STDOUT
+logger.request.name = kafka.request.logger
+logger.request.level = WARN
+EOF
+  fi
+}
+
+# JVM options shared by the storage tool and the broker.
+jvm_opts() { # dir
+  if [[ $version == 3.* ]]; then
+    echo "-Dlog4j.configuration=file:$1/log4j.properties"
+  else
+    echo "-Dlog4j2.configurationFile=$1/log4j2.properties"
+  fi
+}
+
+# One attempt: fresh dir, ports, format, launch, wait. Returns 0 when ready,
+# 1 on failure, 3 when a port was taken in the meantime (worth a retry).
+start_once() {
+  local dir ports port cport logf pid opts
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/kafka-broker.XXXXXX")
+  read -r port cport <<<"$(free_ports)"
+  write_config "$dir" "$port" "$cport"
+  logf="$dir/broker.log"
+  opts=$(jvm_opts "$dir")
+
+  # KRaft needs formatted storage (meta.properties + bootstrap checkpoint).
+  # Small heap, no JIT tiers beyond C1: it is a short-lived tool run.
+  if ! java -Xmx128m -XX:TieredStopAtLevel=1 "$opts" -cp "$libs/*" \
+      kafka.tools.StorageTool format -t "$(random_cluster_id)" \
+      -c "$dir/server.properties" >"$dir/format.log" 2>&1; then
+    cat "$dir/format.log" >&2
+    rm -rf "$dir"
+    die "formatting the KRaft storage failed"
+  fi
+
+  # setsid + all fds redirected: the broker outlives this script and holds no
+  # pipe of the caller open (so `$(tools/kafka.sh start)` returns).
+  # shellcheck disable=SC2086 # heap_opts is a word list on purpose
+  setsid java $heap_opts -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+    -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
+    "$opts" -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
+    </dev/null >"$logf" 2>&1 &
+  pid=$!
+
+  mkdir -p "$state_dir"
+  echo "$pid" >"$state_dir/pid"
+  echo "127.0.0.1:$port" >"$state_dir/bootstrap"
+  echo "$dir" >"$state_dir/workdir"
+  echo "$logf" >"$state_dir/log"
+  echo "$version" >"$state_dir/version"
+
+  # Ready = the port accepts connections and Kafka logged that it finished
+  # starting (both KafkaRaftServer in 3.x and 4.x log "Kafka Server started").
+  local deadline=$((SECONDS + start_timeout))
+  while ((SECONDS < deadline)); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      break
+    fi
+    if grep -q 'Kafka Server started' "$logf" && port_open "$port"; then
+      return 0
+    fi
+    sleep 0.2
+  done
+
+  if kill -0 "$pid" 2>/dev/null; then
+    log "broker not ready after ${start_timeout}s"
+  else
+    log "broker exited during startup"
+  fi
+  log "last lines of $logf:"
+  tail -n 40 "$logf" >&2 || true
+  local rc=1
+  grep -q 'Address already in use' "$logf" && rc=3
+  do_stop
+  return "$rc"
+}
+
+do_start() {
+  local pid
+  if pid=$(running_pid); then
+    die "a broker is already running (pid $pid, $(cat "$state_dir/bootstrap")); run '$0 stop' first"
+  fi
+  clear_state
+  do_download
+
+  log "starting Kafka $version"
+  local t0=$SECONDS attempt rc
+  for attempt in 1 2 3; do
+    rc=0
+    start_once || rc=$?
+    ((rc == 0)) && break
+    ((rc == 3 && attempt < 3)) || exit 1
+    log "port was taken, retrying"
+  done
+  log "Kafka $version ready in $((SECONDS - t0))s, pid $(cat "$state_dir/pid"), log $(cat "$state_dir/log")"
+  cat "$state_dir/bootstrap"
+}
+
+# ------------------------------------------------------------------- stop --
+
+clear_state() {
+  rm -f "$state_dir"/{pid,bootstrap,workdir,log,version}
+}
+
+do_stop() {
+  local pid dir
+  dir=$(cat "$state_dir/workdir" 2>/dev/null || true)
+  if pid=$(running_pid); then
+    log "stopping broker (pid $pid)"
+    # SIGTERM lets Kafka shut down cleanly; KILL only if it hangs.
+    kill -TERM "$pid" 2>/dev/null || true
+    local i
+    for ((i = 0; i < 100; i++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.2
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "broker did not stop in 20s, killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+      # Reap-free wait: it is not our child once this script restarted.
+      for ((i = 0; i < 50; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+      done
+    fi
+  fi
+  # Only delete dirs this script made (guards against a corrupted state file).
+  if [[ -n $dir && -d $dir && $(basename "$dir") == kafka-broker.* ]]; then
+    if [[ ${KAFKA_KEEP_WORKDIR:-0} == 1 ]]; then
+      log "keeping $dir"
+    else
+      rm -rf "$dir"
+    fi
+  fi
+  clear_state
+}
+
+# -------------------------------------------------------------------- run --
+
+do_run() {
+  [[ ${1:-} == -- ]] && shift
+  (($# > 0)) || die "usage: $0 run -- CMD [ARGS...]"
+
+  if [[ -n ${KAFKA_BOOTSTRAP_SERVERS:-} ]]; then
+    log "using KAFKA_BOOTSTRAP_SERVERS=$KAFKA_BOOTSTRAP_SERVERS"
+    exec "$@"
+  fi
+
+  # Stop the broker however we leave: CMD failing, Ctrl-C, kill.
+  trap 'do_stop' EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+
+  local addr rc=0
+  addr=$(do_start | tail -n1)
+  export KAFKA_BOOTSTRAP_SERVERS=$addr
+  KAFKA_BROKER_LOG=$(cat "$state_dir/log")
+  export KAFKA_BROKER_LOG
+  log "running: $*"
+  "$@" || rc=$?
+  exit "$rc"
+}
+
+# ------------------------------------------------------------------- main --
+
+cmd=${1:-}
+[[ $# -gt 0 ]] && shift
+case $cmd in
+  download) do_download ;;
+  start) do_start ;;
+  stop) do_stop ;;
+  run) do_run "$@" ;;
+  bootstrap | log)
+    running_pid >/dev/null || die "no broker is running (state dir $state_dir)"
+    cat "$state_dir/$cmd"
+    ;;
+  status)
+    if pid=$(running_pid); then
+      log "running: pid $pid, $(cat "$state_dir/bootstrap"), Kafka $(cat "$state_dir/version")"
+    else
+      log "not running"
+      exit 1
+    fi
+    ;;
+  *) usage ;;
+esac
