@@ -9,9 +9,7 @@ package kafkaclient
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
-	"strings"
 	"sync"
 	"time"
 
@@ -59,8 +57,8 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("no bootstrap servers configured")
 	}
 	for _, s := range cfg.BootstrapServers {
-		if _, _, err := net.SplitHostPort(s); err != nil || strings.Contains(s, ",") {
-			return nil, fmt.Errorf("bootstrap server %q is not a host:port address", s)
+		if err := CheckBootstrapServer(s); err != nil {
+			return nil, err
 		}
 	}
 	if cfg.Timeout <= 0 {

@@ -13,6 +13,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // These tests run against franz-go's in-process kfake cluster: fast, and able to inject faults
@@ -299,8 +301,8 @@ func TestPartitionOutOfRange(t *testing.T) { // case C4
 }
 
 func TestUnreachable(t *testing.T) { // case C5 (a) and (b)
-	closed := closedPort(t)
-	silent := silentListener(t)
+	closed := acctest.ClosedPort(t)
+	silent := acctest.SilentListener(t)
 	for _, tc := range []struct {
 		name, addr, want string
 	}{
@@ -328,45 +330,4 @@ func TestUnreachable(t *testing.T) { // case C5 (a) and (b)
 			}
 		})
 	}
-}
-
-// closedPort returns a loopback address where nothing listens.
-func closedPort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
-}
-
-// silentListener accepts TCP connections and never writes a byte.
-func silentListener(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var conns []net.Conn
-	var mu sync.Mutex
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		_ = l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-	})
-	return l.Addr().String()
 }

@@ -1,0 +1,37 @@
+package kafkaclient
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// CheckBootstrapServer says what is wrong with one "host:port" bootstrap address, or nil.
+// IPv6 hosts go in brackets ("[::1]:9092"), as in Kafka's own bootstrap.servers.
+func CheckBootstrapServer(s string) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("empty address: want host:port")
+	case strings.Contains(s, ","):
+		return fmt.Errorf("%q holds several addresses joined by commas: give each one as its own list element, "+
+			`e.g. ["broker-1:9092", "broker-2:9092"]`, s)
+	case strings.ContainsAny(s, " \t\r\n"):
+		return fmt.Errorf("%q contains white space: want host:port", s)
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		if strings.Count(s, ":") > 1 && !strings.HasPrefix(s, "[") {
+			return fmt.Errorf("%q is not host:port: an IPv6 host goes in brackets, e.g. [::1]:9092", s)
+		}
+		return fmt.Errorf("%q is not host:port (e.g. broker-1:9092)", s)
+	}
+	if host == "" {
+		return fmt.Errorf("%q has no host: want host:port", s)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("%q has port %q: want a number from 1 to 65535", s, port)
+	}
+	return nil
+}

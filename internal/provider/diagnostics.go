@@ -1,0 +1,42 @@
+package provider
+
+import (
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
+)
+
+// addReadError turns a kafkaclient error into a diagnostic that says what failed, where, and what
+// to do; on the attribute when the user's input is the cause.
+func addReadError(diags *diag.Diagnostics, err error) {
+	var (
+		topicNotFound *kafkaclient.TopicNotFoundError
+		outOfRange    *kafkaclient.PartitionOutOfRangeError
+		unreachable   *kafkaclient.UnreachableError
+		broker        *kafkaclient.BrokerError
+		timedOut      *kafkaclient.TimeoutError
+	)
+	switch {
+	case errors.As(err, &topicNotFound):
+		diags.AddAttributeError(path.Root("topic"), "Topic not found",
+			err.Error()+". Check the name (topic names are case-sensitive) and that bootstrap_servers points "+
+				"at the right cluster. This provider never creates topics.")
+	case errors.As(err, &outOfRange):
+		diags.AddAttributeError(path.Root("partition"), "Partition out of range", err.Error()+".")
+	case errors.As(err, &unreachable):
+		diags.AddError("Cannot reach the Kafka cluster",
+			err.Error()+". Check bootstrap_servers and that each address is a running broker's plaintext "+
+				"listener; on a slow network raise the provider's timeout.")
+	case errors.As(err, &broker):
+		diags.AddError("Kafka broker refused the request", err.Error()+".")
+	case errors.As(err, &timedOut):
+		diags.AddError("Kafka read timed out",
+			err.Error()+". The cluster answered but not completely in time; raise the provider's timeout "+
+				"or check the cluster's health (leader elections, offline partitions).")
+	default:
+		diags.AddError("Kafka read failed", err.Error()+".")
+	}
+}

@@ -1,0 +1,31 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// oracleAgrees is a state check that asks franz-go's kadm, not our code, for the partition's
+// offsets and fails when the broker's answer is not the one the test expects.
+type oracleAgrees struct {
+	t                *testing.T
+	k                *acctest.Kafka
+	topic            string
+	partition        int32
+	earliest, latest int64
+}
+
+var _ statecheck.StateCheck = oracleAgrees{}
+
+func (o oracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	e, l := o.k.Offsets(o.topic, o.partition)
+	if e != o.earliest || l != o.latest {
+		resp.Error = fmt.Errorf("oracle (kadm) says %s/%d has earliest %d, latest %d; the test expects %d/%d",
+			o.topic, o.partition, e, l, o.earliest, o.latest)
+	}
+}

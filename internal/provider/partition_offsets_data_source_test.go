@@ -1,0 +1,394 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+func offsetsConfig(t *testing.T, topic string, partition int) string {
+	return acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_partition_offsets" "test" {
+  topic     = %q
+  partition = %d
+}
+`, topic, partition)
+}
+
+// expectOffsets checks the data source's state and, first, that the independent oracle (kadm)
+// agrees with the expected values: the test's numbers are the broker's, not ours.
+func expectOffsets(t *testing.T, k *acctest.Kafka, address, topic string, partition int32, earliest, latest int64) []statecheck.StateCheck {
+	t.Helper()
+	return []statecheck.StateCheck{
+		oracleAgrees{t: t, k: k, topic: topic, partition: partition, earliest: earliest, latest: latest},
+		statecheck.ExpectKnownValue(address, tfjsonpath.New("earliest_offset"), knownvalue.Int64Exact(earliest)),
+		statecheck.ExpectKnownValue(address, tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(latest)),
+	}
+}
+
+func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) { // case C1
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 0, 0),
+			},
+			{
+				PreConfig:         func() { k.Produce(topic, 0, 1) },
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 0, 1),
+			},
+		},
+	})
+}
+
+func TestAccPartitionOffsets_deleteRecords(t *testing.T) { // cases C2 and the issue's 8-record case
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.Produce(topic, 0, 8)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 0, 8),
+			},
+			{
+				PreConfig:         func() { k.DeleteRecordsBefore(topic, 0, 3) },
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 3, 8),
+			},
+			{
+				PreConfig:         func() { k.DeleteRecordsBefore(topic, 0, 8) },
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 8, 8),
+			},
+			{
+				// C2 as reported: 10 records, trimmed before 4, then before 10.
+				PreConfig: func() {
+					k.Produce(topic, 0, 2)
+					k.DeleteRecordsBefore(topic, 0, 4+6)
+				},
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 10, 10),
+			},
+		},
+	})
+}
+
+func TestAccPartitionOffsets_C2AsReported(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.Produce(topic, 0, 10)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig:         func() { k.DeleteRecordsBefore(topic, 0, 4) },
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 4, 10),
+			},
+			{
+				PreConfig:         func() { k.DeleteRecordsBefore(topic, 0, 10) },
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 10, 10),
+			},
+		},
+	})
+}
+
+func TestAccPartitionOffsets_threePartitions(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
+	k.Produce(topic, 0, 4)
+	k.Produce(topic, 2, 9)
+	config := acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_partition_offsets" "p" {
+  count     = 3
+  topic     = %q
+  partition = count.index
+}
+`, topic)
+	var checks []statecheck.StateCheck
+	for p, n := range []int64{4, 0, 9} {
+		checks = append(checks, expectOffsets(t, k, fmt.Sprintf("data.kafka_partition_offsets.p[%d]", p), topic, int32(p), 0, n)...)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps:                    []resource.TestStep{{Config: config, ConfigStateChecks: checks}},
+	})
+}
+
+func TestAccPartitionOffsets_topicNames(t *testing.T) {
+	k := acctest.Connect(t)
+	for _, suffix := range []string{".with.dots", "-with-dashes", "_with_underscores", ".mixed_Name-9"} {
+		t.Run(suffix, func(t *testing.T) {
+			topic := k.CreateTopic(acctest.TopicName(t, suffix), 1, nil)
+			k.Produce(topic, 0, 2)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:            offsetsConfig(t, topic, 0),
+					ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 0, 2),
+				}},
+			})
+		})
+	}
+}
+
+// 25 data sources in one configuration: all exact, all through one Kafka client per provider.
+func TestAccPartitionOffsets_manyShareOneClient(t *testing.T) {
+	const n = 25
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), n, nil)
+	for p := int32(0); p < n; p++ {
+		k.Produce(topic, p, int(p))
+	}
+	k.DeleteRecordsBefore(topic, 24, 20)
+	config := acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_partition_offsets" "p" {
+  count     = %d
+  topic     = %q
+  partition = count.index
+}
+`, n, topic)
+	var checks []statecheck.StateCheck
+	for p := int32(0); p < n; p++ {
+		earliest := int64(0)
+		if p == 24 {
+			earliest = 20
+		}
+		checks = append(checks, expectOffsets(t, k, fmt.Sprintf("data.kafka_partition_offsets.p[%d]", p), topic, p, earliest, int64(p))...)
+	}
+	counter := &clientCounter{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: counter.factories(),
+		Steps:                    []resource.TestStep{{Config: config, ConfigStateChecks: checks}},
+	})
+	providers, clients := counter.counts()
+	if clients == 0 || clients > providers {
+		t.Fatalf("%d Kafka clients for %d provider instances: want at most one per instance", clients, providers)
+	}
+	t.Logf("%d provider instances built %d Kafka clients for %d data sources per run", providers, clients, n)
+}
+
+func TestAccPartitionOffsets_internalTopic(t *testing.T) {
+	// __consumer_offsets exists once a group has committed; the earliest offset is 0 and latest ≥ 0.
+	k := acctest.Connect(t)
+	k.EnsureConsumerOffsetsTopic()
+	e, l := k.Offsets("__consumer_offsets", 0)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:            offsetsConfig(t, "__consumer_offsets", 0),
+			ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", "__consumer_offsets", 0, e, l),
+		}},
+	})
+}
+
+func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) { // case C3
+	k := acctest.Connect(t)
+	topic := "typo-topic-" + strings.TrimPrefix(acctest.TopicName(t, ""), "tfacc-")
+	before := k.Topics()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: offsetsConfig(t, topic, 0),
+			ExpectError: regexp.MustCompile(`(?s)Topic not found.*topic "` + regexp.QuoteMeta(topic) +
+				`" does not exist.*never creates topics`),
+		}},
+	})
+	if after := k.Topics(); !slices.Equal(before, after) || slices.Contains(after, topic) {
+		t.Fatalf("the cluster's topics changed: before %v, after %v", before, after)
+	}
+}
+
+func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) { // case C4
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: offsetsConfig(t, topic, 7),
+				ExpectError: regexp.MustCompile(`(?s)Partition out of range.*has 3 partition\(s\) \(0 to 2\); ` +
+					`partition 7 does not exist`),
+			},
+			{
+				Config:      offsetsConfig(t, topic, -1),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Attribute partition value must be between 0 and 2147483647, got: -1`),
+			},
+		},
+	})
+}
+
+func TestAccPartitionOffsets_unreachable(t *testing.T) { // case C5 (a), (b)
+	closed := acctest.ClosedPort(t)
+	silent := acctest.SilentListener(t)
+	for _, tc := range []struct{ name, addr, want string }{
+		{"closed port", closed, "connection refused"},
+		{"silent listener", silent, "never answered the Kafka handshake"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			config := fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+  timeout           = "3s"
+}
+data "kafka_partition_offsets" "test" {
+  topic     = "any"
+  partition = 0
+}
+`, tc.addr)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: config,
+					ExpectError: regexp.MustCompile(`(?s)Cannot reach the Kafka cluster.*` + regexp.QuoteMeta(tc.addr) +
+						`.*` + tc.want),
+				}},
+			})
+		})
+	}
+}
+
+func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
+	for _, tc := range []struct{ name, provider, topic, partition, want string }{
+		{"topic with a space", `bootstrap_servers = ["localhost:9092"]`, `"bad topic"`, "0",
+			`Attribute topic Kafka topic names use only the characters`},
+		{"topic dot", `bootstrap_servers = ["localhost:9092"]`, `"."`, "0", `Attribute topic value must be none of`},
+		{"topic too long", `bootstrap_servers = ["localhost:9092"]`, `"` + strings.Repeat("a", 250) + `"`, "0",
+			`Attribute topic string length must be between 1 and 249`},
+		{"negative partition", `bootstrap_servers = ["localhost:9092"]`, `"t"`, "-1",
+			`Attribute partition value must be between 0 and 2147483647`},
+		{"comma-joined servers", `bootstrap_servers = ["a:9092,b:9092"]`, `"t"`, "0",
+			`(?s)bootstrap_servers\[0\].*several addresses joined by commas`},
+		{"no port", `bootstrap_servers = ["localhost"]`, `"t"`, "0", `(?s)bootstrap_servers\[0\].*is not host:port`},
+		{"bad port", `bootstrap_servers = ["localhost:70000"]`, `"t"`, "0", `(?s)bootstrap_servers\[0\].*from 1 to 65535`},
+		{"unbracketed IPv6", `bootstrap_servers = ["::1:9092"]`, `"t"`, "0", `(?s)IPv6 host goes in brackets`},
+		{"empty list", `bootstrap_servers = []`, `"t"`, "0", `(?s)bootstrap_servers.*at least 1`},
+		{"timeout without unit", `
+  bootstrap_servers = ["localhost:9092"]
+  timeout           = "10"`, `"t"`, "0", `(?s)Invalid timeout.*"10" is not a Go duration`},
+		{"negative timeout", `
+  bootstrap_servers = ["localhost:9092"]
+  timeout           = "-5s"`, `"t"`, "0", `(?s)Invalid timeout.*"-5s" is not positive`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			config := fmt.Sprintf("provider \"kafka\" {\n  %s\n}\ndata \"kafka_partition_offsets\" \"test\" {\n  topic = %s\n  partition = %s\n}\n",
+				tc.provider, tc.topic, tc.partition)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps:                    []resource.TestStep{{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(tc.want)}},
+			})
+		})
+	}
+}
+
+func TestAccProvider_environment(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.Produce(topic, 0, 3)
+	config := fmt.Sprintf(`
+provider "kafka" {}
+data "kafka_partition_offsets" "test" {
+  topic     = %q
+  partition = 0
+}
+`, topic)
+	t.Run("bootstrap servers from KAFKA_BOOTSTRAP_SERVERS", func(t *testing.T) {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:            config,
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 0, 3),
+			}},
+		})
+	})
+	t.Run("bad KAFKA_BOOTSTRAP_SERVERS", func(t *testing.T) {
+		t.Setenv(EnvBootstrapServers, "localhost:9092,localhost")
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{Config: config, PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)In the environment variable KAFKA_BOOTSTRAP_SERVERS: "localhost" is not host:port`)}},
+		})
+	})
+	t.Run("no bootstrap servers at all", func(t *testing.T) {
+		t.Setenv(EnvBootstrapServers, "")
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{Config: config, PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)Missing bootstrap servers`)}},
+		})
+	})
+	t.Run("bad KAFKA_TIMEOUT", func(t *testing.T) {
+		t.Setenv(EnvTimeout, "soon")
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{Config: config, PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)In the environment variable KAFKA_TIMEOUT: "soon" is not a Go duration`)}},
+		})
+	})
+}
+
+// Case C8: bootstrap_servers comes from a resource not yet created.
+func TestAccProvider_unknownConfiguration(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.Produce(topic, 0, 5)
+	servers := acctest.BootstrapServers(t)[0]
+	base := fmt.Sprintf(`
+resource "terraform_data" "cluster" {
+  input = %q
+}
+provider "kafka" {
+  bootstrap_servers = [terraform_data.cluster.output]
+}
+`, servers)
+	t.Run("read at apply with depends_on", func(t *testing.T) {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: base + fmt.Sprintf(`
+data "kafka_partition_offsets" "test" {
+  topic      = %q
+  partition  = 0
+  depends_on = [terraform_data.cluster]
+}
+`, topic),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue("data.kafka_partition_offsets.test", tfjsonpath.New("latest_offset")),
+				}},
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 0, 5),
+			}},
+		})
+	})
+	t.Run("read while planning explains", func(t *testing.T) {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: base + fmt.Sprintf(`
+data "kafka_partition_offsets" "test" {
+  topic     = %q
+  partition = 0
+}
+`, topic),
+				ExpectError: regexp.MustCompile(`(?s)Provider configuration not known yet.*depends_on`),
+			}},
+		})
+	})
+}

@@ -1,0 +1,60 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
+)
+
+// bootstrapServerValidator checks one "host:port" element while planning.
+type bootstrapServerValidator struct{}
+
+func (bootstrapServerValidator) Description(context.Context) string {
+	return "must be host:port, one address per element, port 1-65535, IPv6 host in brackets"
+}
+
+func (v bootstrapServerValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (bootstrapServerValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := kafkaclient.CheckBootstrapServer(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid bootstrap server", err.Error()+".")
+	}
+}
+
+// durationValidator checks a Go duration string while planning.
+type durationValidator struct{}
+
+func (durationValidator) Description(context.Context) string {
+	return `must be a positive Go duration such as "10s" or "1m30s"`
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (durationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := parseTimeout(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout", err.Error()+".")
+	}
+}
+
+func parseTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a Go duration: want a number with a unit, such as \"10s\" or \"1m30s\"", s)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%q is not positive: want a duration such as \"10s\"", s)
+	}
+	return d, nil
+}

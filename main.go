@@ -1,0 +1,32 @@
+// Command terraform-provider-kafka serves the Kafka offsets provider to Terraform.
+package main
+
+import (
+	"context"
+	"flag"
+	"log"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/provider"
+)
+
+// Generate the docs from the schema and examples: go generate ./... (make generate).
+//go:generate go tool tfplugindocs generate --provider-name kafka
+
+// version is set at build time: go build -ldflags "-X main.version=1.2.3".
+var version = "dev"
+
+func main() {
+	var debug bool
+	flag.BoolVar(&debug, "debug", false, "run with support for debuggers like delve")
+	flag.Parse()
+
+	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+		Address: provider.Address,
+		Debug:   debug,
+	})
+	if err != nil {
+		log.Fatal(err.Error())
+	}
+}
