@@ -220,8 +220,9 @@ func answerListOffsets(c *kfake.Cluster, code int16, n int) *int {
 		}
 		n--
 		c.KeepControl()
-		req := r.(*kmsg.ListOffsetsRequest)
-		resp := req.ResponseKind().(*kmsg.ListOffsetsResponse)
+		req, _ := r.(*kmsg.ListOffsetsRequest)
+		resp := kmsg.NewPtrListOffsetsResponse()
+		resp.Version = req.Version
 		for _, rt := range req.Topics {
 			st := kmsg.NewListOffsetsResponseTopic()
 			st.Topic = rt.Topic

@@ -206,9 +206,8 @@ func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) { // case C3
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: offsetsConfig(t, topic, 0),
-			ExpectError: regexp.MustCompile(`(?s)Topic not found.*topic "` + regexp.QuoteMeta(topic) +
-				`" does not exist.*never creates topics`),
+			Config:      offsetsConfig(t, topic, 0),
+			ExpectError: errorLike("Topic not found", `topic "`+topic+`" does not exist`, "never creates topics"),
 		}},
 	})
 	if after := k.Topics(); !slices.Equal(before, after) || slices.Contains(after, topic) {
@@ -223,14 +222,13 @@ func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) { // case C4
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: offsetsConfig(t, topic, 7),
-				ExpectError: regexp.MustCompile(`(?s)Partition out of range.*has 3 partition\(s\) \(0 to 2\); ` +
-					`partition 7 does not exist`),
+				Config:      offsetsConfig(t, topic, 7),
+				ExpectError: errorLike("Partition out of range", "has 3 partition(s) (0 to 2); partition 7 does not exist"),
 			},
 			{
 				Config:      offsetsConfig(t, topic, -1),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Attribute partition value must be between 0 and 2147483647, got: -1`),
+				ExpectError: errorLike("Attribute partition value must be between 0 and 2147483647, got: -1"),
 			},
 		},
 	})
@@ -257,9 +255,8 @@ data "kafka_partition_offsets" "test" {
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config: config,
-					ExpectError: regexp.MustCompile(`(?s)Cannot reach the Kafka cluster.*` + regexp.QuoteMeta(tc.addr) +
-						`.*` + tc.want),
+					Config:      config,
+					ExpectError: errorLike("Cannot reach the Kafka cluster", tc.addr, tc.want),
 				}},
 			})
 		})
@@ -267,33 +264,31 @@ data "kafka_partition_offsets" "test" {
 }
 
 func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
-	for _, tc := range []struct{ name, provider, topic, partition, want string }{
-		{"topic with a space", `bootstrap_servers = ["localhost:9092"]`, `"bad topic"`, "0",
-			`Attribute topic Kafka topic names use only the characters`},
-		{"topic dot", `bootstrap_servers = ["localhost:9092"]`, `"."`, "0", `Attribute topic value must be none of`},
-		{"topic too long", `bootstrap_servers = ["localhost:9092"]`, `"` + strings.Repeat("a", 250) + `"`, "0",
-			`Attribute topic string length must be between 1 and 249`},
-		{"negative partition", `bootstrap_servers = ["localhost:9092"]`, `"t"`, "-1",
-			`Attribute partition value must be between 0 and 2147483647`},
+	const local = `bootstrap_servers = ["localhost:9092"]`
+	for _, tc := range []struct {
+		name, provider, topic, partition string
+		want                             []string
+	}{
+		{"topic with a space", local, `"bad topic"`, "0", []string{"Kafka topic names use only the characters"}},
+		{"topic dot", local, `"."`, "0", []string{"Attribute topic value must be none of"}},
+		{"topic too long", local, `"` + strings.Repeat("a", 250) + `"`, "0",
+			[]string{"Attribute topic string length must be between 1 and 249, got: 250"}},
+		{"negative partition", local, `"t"`, "-1", []string{"Attribute partition value must be between 0 and 2147483647, got: -1"}},
 		{"comma-joined servers", `bootstrap_servers = ["a:9092,b:9092"]`, `"t"`, "0",
-			`(?s)bootstrap_servers\[0\].*several addresses joined by commas`},
-		{"no port", `bootstrap_servers = ["localhost"]`, `"t"`, "0", `(?s)bootstrap_servers\[0\].*is not host:port`},
-		{"bad port", `bootstrap_servers = ["localhost:70000"]`, `"t"`, "0", `(?s)bootstrap_servers\[0\].*from 1 to 65535`},
-		{"unbracketed IPv6", `bootstrap_servers = ["::1:9092"]`, `"t"`, "0", `(?s)IPv6 host goes in brackets`},
-		{"empty list", `bootstrap_servers = []`, `"t"`, "0", `(?s)bootstrap_servers.*at least 1`},
-		{"timeout without unit", `
-  bootstrap_servers = ["localhost:9092"]
-  timeout           = "10"`, `"t"`, "0", `(?s)Invalid timeout.*"10" is not a Go duration`},
-		{"negative timeout", `
-  bootstrap_servers = ["localhost:9092"]
-  timeout           = "-5s"`, `"t"`, "0", `(?s)Invalid timeout.*"-5s" is not positive`},
+			[]string{"Invalid bootstrap server", `"a:9092,b:9092" holds several addresses joined by commas`}},
+		{"no port", `bootstrap_servers = ["localhost"]`, `"t"`, "0", []string{`"localhost" is not host:port`}},
+		{"bad port", `bootstrap_servers = ["localhost:70000"]`, `"t"`, "0", []string{`has port "70000": want a number from 1 to 65535`}},
+		{"unbracketed IPv6", `bootstrap_servers = ["::1:9092"]`, `"t"`, "0", []string{"an IPv6 host goes in brackets"}},
+		{"empty list", `bootstrap_servers = []`, `"t"`, "0", []string{"Attribute bootstrap_servers list must contain at least 1"}},
+		{"timeout without unit", local + "\n  timeout = \"10\"", `"t"`, "0", []string{"Invalid timeout", `"10" is not a Go duration`}},
+		{"negative timeout", local + "\n  timeout = \"-5s\"", `"t"`, "0", []string{"Invalid timeout", `"-5s" is not positive`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := fmt.Sprintf("provider \"kafka\" {\n  %s\n}\ndata \"kafka_partition_offsets\" \"test\" {\n  topic = %s\n  partition = %s\n}\n",
 				tc.provider, tc.topic, tc.partition)
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(tc.want)}},
+				Steps:                    []resource.TestStep{{Config: config, PlanOnly: true, ExpectError: errorLike(tc.want...)}},
 			})
 		})
 	}
@@ -324,7 +319,7 @@ data "kafka_partition_offsets" "test" {
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: protoV6ProviderFactories,
 			Steps: []resource.TestStep{{Config: config, PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)In the environment variable KAFKA_BOOTSTRAP_SERVERS: "localhost" is not host:port`)}},
+				ExpectError: errorLike(`In the environment variable KAFKA_BOOTSTRAP_SERVERS: "localhost" is not host:port`)}},
 		})
 	})
 	t.Run("no bootstrap servers at all", func(t *testing.T) {
@@ -332,7 +327,7 @@ data "kafka_partition_offsets" "test" {
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: protoV6ProviderFactories,
 			Steps: []resource.TestStep{{Config: config, PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Missing bootstrap servers`)}},
+				ExpectError: errorLike("Missing bootstrap servers", "KAFKA_BOOTSTRAP_SERVERS")}},
 		})
 	})
 	t.Run("bad KAFKA_TIMEOUT", func(t *testing.T) {
@@ -340,7 +335,7 @@ data "kafka_partition_offsets" "test" {
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: protoV6ProviderFactories,
 			Steps: []resource.TestStep{{Config: config, PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)In the environment variable KAFKA_TIMEOUT: "soon" is not a Go duration`)}},
+				ExpectError: errorLike(`In the environment variable KAFKA_TIMEOUT: "soon" is not a Go duration`)}},
 		})
 	})
 }
@@ -387,8 +382,22 @@ data "kafka_partition_offsets" "test" {
   partition = 0
 }
 `, topic),
-				ExpectError: regexp.MustCompile(`(?s)Provider configuration not known yet.*depends_on`),
+				ExpectError: errorLike("Provider configuration not known yet", "Add depends_on", "Nothing was dialled"),
 			}},
 		})
 	})
+}
+
+// errorLike matches an error that holds each phrase in order; Terraform wraps long lines, so any
+// run of white space in a phrase matches any other.
+func errorLike(phrases ...string) *regexp.Regexp {
+	parts := make([]string, len(phrases))
+	for i, p := range phrases {
+		words := strings.Fields(p)
+		for j, w := range words {
+			words[j] = regexp.QuoteMeta(w)
+		}
+		parts[i] = strings.Join(words, `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
 }

@@ -1,0 +1,35 @@
+# The configuration `make demo` plans against a local broker: the offsets of the three
+# partitions of topic "users". Run it yourself with a local build (see README.md).
+terraform {
+  required_providers {
+    kafka = {
+      source = "kafka-offsets/kafka"
+    }
+  }
+}
+
+variable "bootstrap_servers" {
+  description = "Kafka brokers, host:port each."
+  type        = list(string)
+  default     = ["localhost:9092"]
+}
+
+provider "kafka" {
+  bootstrap_servers = var.bootstrap_servers
+}
+
+data "kafka_partition_offsets" "users" {
+  count     = 3
+  topic     = "users"
+  partition = count.index
+}
+
+output "users" {
+  description = "Earliest (log start) and latest (high watermark) offset of each partition of topic users."
+  value = {
+    for p in data.kafka_partition_offsets.users : p.partition => {
+      earliest = p.earliest_offset
+      latest   = p.latest_offset
+    }
+  }
+}
