@@ -19,8 +19,10 @@
 #   KAFKA_VERSION        Kafka release from Maven Central (default 4.4.0;
 #                        3.x releases from 3.3 on work too, e.g. 3.9.1)
 #   KAFKA_CACHE_DIR      jar cache (default ~/.cache/terraform-provider-kafka)
-#   KAFKA_STATE_DIR      where the running broker is recorded
-#                        (default /tmp/terraform-provider-kafka-broker)
+#   KAFKA_STATE_DIR      where the running broker is recorded (default
+#                        /tmp/terraform-provider-kafka-broker; "run" uses a
+#                        private one unless this is set, so that runs in
+#                        parallel do not meet, and exports it to CMD)
 #   KAFKA_HEAP_OPTS      JVM heap (default "-Xmx256m -Xms64m": enough for
 #                        hundreds of partitions; raise it for heavy loads)
 #   KAFKA_START_TIMEOUT  seconds to wait for the broker (default 90)
@@ -67,24 +69,52 @@ do_download() {
   local profile=log4j2
   [[ $version == 3.* ]] && profile='reload4j,!log4j2'
 
+  # One download at a time per cache (a second one waits, then finds the
+  # marker). fd 8 is released at the end of this function.
+  mkdir -p "$(dirname "$libs")"
+  if command -v flock >/dev/null; then
+    exec 8>"$cache_root/.lock"
+    flock -w 600 8 || die "cache $cache_root is locked"
+    if [[ -f "$libs/.complete" ]]; then
+      exec 8>&-
+      return 0
+    fi
+  fi
+
   log "downloading Kafka $version jars into $libs (Maven Central)"
   local tmp="$libs.tmp.$$"
   rm -rf "$tmp"
-  mkdir -p "$(dirname "$libs")"
-  # mvn's own output goes to stderr: stdout is for results only.
+  # mvn's output goes to stderr (stdout is for results only), minus the
+  # colour codes Debian's Maven 3.8 prints even in batch mode.
   if ! mvn -q -B -f "$pom" -P "$profile" -Dkafka.version="$version" \
       dependency:copy-dependencies -DincludeScope=runtime \
-      -DoutputDirectory="$tmp" >&2; then
+      -DoutputDirectory="$tmp" 2>&1 | sed $'s/\e\\[[0-9;]*m//g' >&2; then
     rm -rf "$tmp"
+    rmdir "$(dirname "$libs")" 2>/dev/null || true
     die "could not resolve org.apache.kafka:kafka_2.13:$version"
   fi
   rm -rf "$libs"
   mv "$tmp" "$libs"
   echo "$version" >"$libs/.complete"
+  exec 8>&-
   log "downloaded $(find "$libs" -name '*.jar' | wc -l) jars ($(du -sh "$libs" | cut -f1))"
 }
 
 # ------------------------------------------------------------------ state --
+
+# Serialises start/stop on one state dir (two starts racing would both find
+# no broker). fd 9 is held until this script exits; the broker must not
+# inherit it (nor fd 8, see do_download): see start_once.
+locked=
+lock_state() {
+  [[ -n $locked ]] && return 0
+  mkdir -p "$state_dir"
+  if command -v flock >/dev/null; then
+    exec 9>"$state_dir/.lock"
+    flock -w 300 9 || die "state dir $state_dir is locked"
+  fi
+  locked=1
+}
 
 # Prints the recorded pid if that process is still our broker.
 running_pid() {
@@ -92,7 +122,7 @@ running_pid() {
   pid=$(cat "$state_dir/pid" 2>/dev/null) || return 1
   [[ $pid =~ ^[0-9]+$ ]] || return 1
   # Guard against pid reuse: the process must be a kafka.Kafka JVM.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'kafka\.Kafka ' || return 1
+  tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q 'kafka\.Kafka ' || return 1
   echo "$pid"
 }
 
@@ -185,7 +215,7 @@ write_config() { # dir broker_port controller_port
     fi
   } >"$dir/server.properties"
 
-  # Everything at INFO to stdout, which start_java sends to broker.log; the
+  # Everything at INFO to stdout, which start_once sends to broker.log; the
   # request logger stays at WARN as in Kafka's own config (it is very chatty).
   if [[ $version == 3.* ]]; then
     cat >"$dir/log4j.properties" <<'EOF'
@@ -194,7 +224,6 @@ log4j.appender.stdout=org.apache.log4j.ConsoleAppender
 log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
 log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
 log4j.logger.kafka.request.logger=WARN
-log4j.logger.org.apache.kafka.raft=INFO
 EOF
   else
     cat >"$dir/log4j2.properties" <<'EOF'
@@ -223,7 +252,7 @@ jvm_opts() { # dir
 # One attempt: fresh dir, ports, format, launch, wait. Returns 0 when ready,
 # 1 on failure, 3 when a port was taken in the meantime (worth a retry).
 start_once() {
-  local dir ports port cport logf pid opts
+  local dir port cport logf pid opts
   dir=$(mktemp -d "${TMPDIR:-/tmp}/kafka-broker.XXXXXX")
   read -r port cport <<<"$(free_ports)"
   write_config "$dir" "$port" "$cport"
@@ -246,7 +275,7 @@ start_once() {
   setsid java $heap_opts -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
     -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
     "$opts" -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
-    </dev/null >"$logf" 2>&1 &
+    </dev/null >"$logf" 2>&1 8>&- 9>&- &
   pid=$!
 
   mkdir -p "$state_dir"
@@ -269,25 +298,30 @@ start_once() {
     sleep 0.2
   done
 
+  local rc=1
   if kill -0 "$pid" 2>/dev/null; then
     log "broker not ready after ${start_timeout}s"
+  elif grep -q 'Address already in use' "$logf"; then
+    log "broker exited: port $port or $cport was taken meanwhile"
+    rc=3
   else
     log "broker exited during startup"
   fi
-  log "last lines of $logf:"
-  tail -n 40 "$logf" >&2 || true
-  local rc=1
-  grep -q 'Address already in use' "$logf" && rc=3
+  if ((rc != 3)); then
+    log "last lines of $logf:"
+    tail -n 40 "$logf" >&2 || true
+  fi
   do_stop
   return "$rc"
 }
 
 do_start() {
   local pid
+  lock_state
   if pid=$(running_pid); then
     die "a broker is already running (pid $pid, $(cat "$state_dir/bootstrap")); run '$0 stop' first"
   fi
-  clear_state
+  do_stop # a broker that died leaves its state and temp dir behind
   do_download
 
   log "starting Kafka $version"
@@ -296,8 +330,8 @@ do_start() {
     rc=0
     start_once || rc=$?
     ((rc == 0)) && break
-    ((rc == 3 && attempt < 3)) || exit 1
-    log "port was taken, retrying"
+    ((rc == 3 && attempt < 3)) || die "could not start the broker"
+    log "retrying with other ports"
   done
   log "Kafka $version ready in $((SECONDS - t0))s, pid $(cat "$state_dir/pid"), log $(cat "$state_dir/log")"
   cat "$state_dir/bootstrap"
@@ -311,6 +345,8 @@ clear_state() {
 
 do_stop() {
   local pid dir
+  [[ -d $state_dir ]] || return 0
+  lock_state
   dir=$(cat "$state_dir/workdir" 2>/dev/null || true)
   if pid=$(running_pid); then
     log "stopping broker (pid $pid)"
@@ -353,10 +389,21 @@ do_run() {
     exec "$@"
   fi
 
+  # A private state dir, so that this run neither meets a broker of
+  # "tools/kafka.sh start" nor a run in parallel. Exported, so that CMD can
+  # call "tools/kafka.sh log" / "bootstrap".
+  local private_state=
+  if [[ -z ${KAFKA_STATE_DIR:-} ]]; then
+    state_dir=$(mktemp -d "${TMPDIR:-/tmp}/kafka-run-state.XXXXXX")
+    private_state=$state_dir
+  fi
+  export KAFKA_STATE_DIR=$state_dir
+
   # Stop the broker however we leave: CMD failing, Ctrl-C, kill.
-  trap 'do_stop' EXIT
-  trap 'exit 130' INT
-  trap 'exit 143' TERM
+  # shellcheck disable=SC2064 # expand private_state now
+  trap "do_stop; [[ -z '$private_state' ]] || rm -rf '$private_state'" EXIT
+  trap 'stop_child; exit 130' INT
+  trap 'stop_child; exit 143' TERM
 
   local addr rc=0
   addr=$(do_start | tail -n1)
@@ -364,8 +411,28 @@ do_run() {
   KAFKA_BROKER_LOG=$(cat "$state_dir/log")
   export KAFKA_BROKER_LOG
   log "running: $*"
-  "$@" || rc=$?
+  # CMD runs in the background so that a signal to this script is handled
+  # at once (bash defers traps until a foreground child exits). "<&0" keeps
+  # our stdin, which bash would otherwise replace with /dev/null.
+  "$@" <&0 &
+  child=$!
+  wait "$child" || rc=$?
+  child=
   exit "$rc"
+}
+
+# On INT/TERM: pass TERM on to CMD (background jobs ignore SIGINT) and give
+# it a moment to finish before the broker goes away.
+child=
+stop_child() {
+  [[ -n $child ]] || return 0
+  kill -TERM "$child" 2>/dev/null || return 0
+  local i
+  for ((i = 0; i < 50; i++)); do
+    kill -0 "$child" 2>/dev/null || return 0
+    sleep 0.2
+  done
+  kill -KILL "$child" 2>/dev/null || true
 }
 
 # ------------------------------------------------------------------- main --
