@@ -9,22 +9,15 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-work=$(mktemp -d)
-started_broker=0
 
-cleanup() {
-  local rc=$?
-  if [[ $started_broker == 1 ]]; then "$repo/tools/kafka.sh" stop || true; fi
-  rm -rf "$work"
-  exit $rc
-}
-trap cleanup EXIT INT TERM
-
+# No cluster given: run this script again inside `kafka.sh run`, which starts a broker of its own
+# (beside any from `make kafka-up`), sets KAFKA_BOOTSTRAP_SERVERS and always stops it.
 if [[ -z ${KAFKA_BOOTSTRAP_SERVERS:-} ]]; then
-  KAFKA_BOOTSTRAP_SERVERS=$("$repo/tools/kafka.sh" start)
-  started_broker=1
+  exec "$repo/tools/kafka.sh" run -- "${BASH_SOURCE[0]}" "$@"
 fi
-export KAFKA_BOOTSTRAP_SERVERS
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 echo "demo: Kafka at $KAFKA_BOOTSTRAP_SERVERS" >&2
 
 (cd "$repo" && go run ./tools/demo)
@@ -47,4 +40,11 @@ cp "$repo/examples/demo/main.tf" "$work/"
 # The list variable in HCL: ["a:1","b:2"].
 servers_hcl="[\"${KAFKA_BOOTSTRAP_SERVERS//,/\",\"}\"]"
 echo "demo: terraform plan (examples/demo/main.tf)" >&2
-terraform -chdir="$work" plan -input=false -var "bootstrap_servers=$servers_hcl"
+color=()
+[[ -t 1 ]] || color=(-no-color)
+terraform -chdir="$work" plan -input=false "${color[@]}" -var "bootstrap_servers=$servers_hcl"
+cat >&2 <<'TXT'
+demo: "users" above maps each partition to its earliest offset (the log start offset: partition 2
+demo: was trimmed with DeleteRecords before offset 3) and its latest offset (the high watermark,
+demo: the offset the next record gets). Partition 1 was never written: earliest == latest == 0.
+TXT
