@@ -8,12 +8,14 @@ package kafkaclient
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"sync"
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/sasl"
 )
 
 // DefaultTimeout bounds one read (dial, metadata, retries and all) when Config.Timeout is zero.
@@ -27,6 +29,10 @@ type Config struct {
 	ClientID string
 	// Timeout bounds each read as a whole.
 	Timeout time.Duration
+	// TLS, when set, wraps every connection (the listener must be SSL or SASL_SSL).
+	TLS *tls.Config
+	// SASL, when set, authenticates every connection (SASL_PLAINTEXT or SASL_SSL listeners).
+	SASL sasl.Mechanism
 	// Dial replaces the TCP dialer; tests use it. Nil means net.Dialer.
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 }
@@ -87,6 +93,8 @@ func (c *Client) acquire(topic string) *topicTransport {
 		Dial:        dials.dial,
 		DialTimeout: c.cfg.Timeout, // covers TCP, TLS, ApiVersions and SASL; our context bounds it too
 		ClientID:    c.cfg.ClientID,
+		TLS:         c.cfg.TLS,
+		SASL:        c.cfg.SASL,
 		// Ask only for this topic: no full-cluster metadata, and Metadata requests from the
 		// transport never allow auto-creation.
 		MetadataTopics: []string{topic},
