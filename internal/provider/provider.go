@@ -11,7 +11,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -202,7 +201,3 @@ func timeout(cfg providerModel, diags *diag.Diagnostics) time.Duration {
 }
 
 func (p *KafkaProvider) Resources(context.Context) []func() resource.Resource { return nil }
-
-func (p *KafkaProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewPartitionOffsetsDataSource}
-}
