@@ -9,9 +9,9 @@ terraform {
 }
 
 variable "bootstrap_servers" {
-  description = "Kafka brokers, host:port each."
+  description = "Kafka brokers, host:port each; null to take KAFKA_BOOTSTRAP_SERVERS from the environment."
   type        = list(string)
-  default     = ["localhost:9092"]
+  default     = null
 }
 
 provider "kafka" {

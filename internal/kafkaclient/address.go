@@ -16,6 +16,8 @@ func CheckBootstrapServer(s string) error {
 	case strings.Contains(s, ","):
 		return fmt.Errorf("%q holds several addresses joined by commas: give each one as its own list element, "+
 			`e.g. ["broker-1:9092", "broker-2:9092"]`, s)
+	case strings.Contains(s, "://"):
+		return fmt.Errorf("%q has a listener or URL scheme: drop the %q prefix, want host:port", s, s[:strings.Index(s, "://")+3])
 	case strings.ContainsAny(s, " \t\r\n"):
 		return fmt.Errorf("%q contains white space: want host:port", s)
 	}

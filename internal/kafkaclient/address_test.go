@@ -21,7 +21,7 @@ func TestCheckBootstrapServer(t *testing.T) {
 		"localhost:http":      "from 1 to 65535",
 		"::1:9092":            "IPv6 host goes in brackets",
 		"localhost :9092":     "white space",
-		"kafka://broker:9092": "is not host:port",
+		"PLAINTEXT://broker:9092": `drop the "PLAINTEXT://" prefix`,
 	} {
 		err := CheckBootstrapServer(in)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -88,7 +88,7 @@ func (c *Client) acquire(topic string) *topicTransport {
 		tt.refs++
 		return tt
 	}
-	dials := newDialLog(c.cfg.Dial)
+	dials := newDialLog(c.cfg.Dial, c.cfg.TLS == nil)
 	transport := &kafka.Transport{
 		Dial:        dials.dial,
 		DialTimeout: c.cfg.Timeout, // covers TCP, TLS, ApiVersions and SASL; our context bounds it too

@@ -1,7 +1,9 @@
 package kafkaclient
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -17,21 +19,25 @@ import (
 // reports a silent broker as "context deadline exceeded" and a refused one as a bare dial
 // error; this record is what lets an error say which address failed and how.
 type dialLog struct {
-	dial0 func(ctx context.Context, network, address string) (net.Conn, error)
+	dial0       func(ctx context.Context, network, address string) (net.Conn, error)
+	checkFrames bool
 
 	mu    sync.Mutex
 	addrs map[string]*addrRecord
 }
 
 type addrRecord struct {
-	dialErr   error // the last failed dial, nil once a dial succeeded
-	connected bool  // a TCP connection was established
-	answered  bool  // the peer sent at least one byte
-	readErr   error // how a connection that never answered ended (EOF, reset), if it did
+	dialErr   error  // the last failed dial, nil once a dial succeeded
+	connected bool   // a TCP connection was established
+	answered  bool   // the peer sent the start of a plausible Kafka response
+	notKafka  string // what the peer sent instead of a Kafka response, if it did
+	readErr   error  // how a connection that never answered ended (EOF, reset), if it did
 }
 
-func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error)) *dialLog {
-	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}}
+// newDialLog wraps dial. With checkFrames (plaintext connections, where the first bytes read are
+// Kafka's), a first response that cannot be Kafka's fails the connection at once.
+func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool) *dialLog {
+	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}, checkFrames: checkFrames}
 }
 
 func (d *dialLog) record(address string, update func(r *addrRecord)) {
@@ -52,23 +58,42 @@ func (d *dialLog) dial(ctx context.Context, network, address string) (net.Conn, 
 		return nil, err
 	}
 	d.record(address, func(r *addrRecord) { r.dialErr, r.connected = nil, true })
-	return &loggedConn{Conn: conn, log: d, address: address}, nil
+	return &loggedConn{Conn: conn, log: d, address: address, checkFrame: d.checkFrames}, nil
 }
 
-// loggedConn notes the first byte read and an end of connection before any byte.
+// maxFirstFrame bounds the size prefix of the first response on a connection, which kafka-go
+// always makes an ApiVersions response (a few KiB). An HTTP or TLS server's first bytes read as a
+// size of hundreds of MiB, which kafka-go would otherwise try to allocate and wait for.
+const maxFirstFrame = 1 << 20
+
+var errNotKafka = errors.New("the peer's first response is not a Kafka response")
+
+// loggedConn notes how far the connection got: the first response's size prefix, or an end of
+// connection before any answer.
 type loggedConn struct {
 	net.Conn
-	log      *dialLog
-	address  string
-	answered bool
+	log        *dialLog
+	address    string
+	checkFrame bool
+	answered   bool
+	head       []byte // the first bytes read, until the size prefix is complete
 }
 
 func (c *loggedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	switch {
 	case n > 0 && !c.answered:
+		c.head = append(c.head, p[:min(n, 8-len(c.head))]...)
+		if c.checkFrame && len(c.head) < 4 {
+			break // not enough yet to judge the size prefix
+		}
+		if what := notKafka(c.head); c.checkFrame && what != "" {
+			c.log.record(c.address, func(r *addrRecord) { r.notKafka = what })
+			_ = c.Conn.Close()
+			return 0, fmt.Errorf("%s: %w", c.address, errNotKafka)
+		}
 		c.answered = true
-		c.log.record(c.address, func(r *addrRecord) { r.answered, r.readErr = true, nil })
+		c.log.record(c.address, func(r *addrRecord) { r.answered, r.readErr, r.notKafka = true, nil, "" })
 	case err != nil && !c.answered && !isTimeout(err) && !errors.Is(err, net.ErrClosed):
 		c.log.record(c.address, func(r *addrRecord) {
 			if !r.answered {
@@ -93,10 +118,33 @@ func (d *dialLog) problems() []string {
 	return out
 }
 
+// notKafka says what head, the first bytes of a response, looks like when its size prefix cannot
+// start a Kafka response; "" when it can.
+func notKafka(head []byte) string {
+	if len(head) < 4 {
+		return ""
+	}
+	size := int32(binary.BigEndian.Uint32(head))
+	if size > 0 && size <= maxFirstFrame {
+		return ""
+	}
+	switch {
+	case head[0] == 0x15 || head[0] == 0x16:
+		return "answered with TLS (a TLS listener: configure TLS for it, or use its plaintext port)"
+	case bytes.HasPrefix(head, []byte("HTTP")):
+		return "answered with HTTP (an HTTP server, not a Kafka listener)"
+	case bytes.HasPrefix(head, []byte("SSH-")):
+		return "answered with SSH (an SSH server, not a Kafka listener)"
+	}
+	return fmt.Sprintf("answered with bytes that are not a Kafka response (first bytes % x)", head)
+}
+
 func (r *addrRecord) problem() string {
 	switch {
 	case r.answered:
 		return ""
+	case r.notKafka != "":
+		return r.notKafka
 	case r.connected && r.readErr != nil:
 		return "accepted the TCP connection, then closed it without a Kafka response " +
 			"(is this a Kafka listener, and does it expect TLS or SASL?)"

@@ -41,14 +41,17 @@ type UnreachableError struct {
 
 func (e *UnreachableError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "cannot reach the Kafka cluster at %s", strings.Join(e.Addresses, ", "))
+	b.WriteString("cannot reach any bootstrap server")
 	if e.TimedOut {
 		fmt.Fprintf(&b, " within the timeout of %s", e.Timeout)
 	}
-	if len(e.Problems) > 0 {
+	switch {
+	case len(e.Problems) > 0:
 		b.WriteString(": " + strings.Join(e.Problems, "; "))
-	} else if e.Err != nil {
-		b.WriteString(": " + e.Err.Error())
+	case e.Err != nil:
+		fmt.Fprintf(&b, " (%s): %v", strings.Join(e.Addresses, ", "), e.Err)
+	default:
+		fmt.Fprintf(&b, " (%s)", strings.Join(e.Addresses, ", "))
 	}
 	return b.String()
 }

@@ -309,6 +309,8 @@ func TestUnreachable(t *testing.T) { // case C5 (a) and (b)
 	}{
 		{"closed port", closed, "connection refused"},
 		{"silent listener", silent, "never answered the Kafka handshake"},
+		{"HTTP server", acctest.RespondingListener(t, acctest.HTTPResponse), "answered with HTTP"},
+		{"TLS server", acctest.RespondingListener(t, acctest.TLSAlert), "answered with TLS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cl, err := New(Config{BootstrapServers: []string{tc.addr}, Timeout: 2 * time.Second})
@@ -322,6 +324,9 @@ func TestUnreachable(t *testing.T) { // case C5 (a) and (b)
 			var un *UnreachableError
 			if !errors.As(err, &un) {
 				t.Fatalf("got %v, want UnreachableError", err)
+			}
+			if want := "cannot reach any bootstrap server"; !strings.HasPrefix(err.Error(), want) {
+				t.Fatalf("error %q does not start with %q", err, want)
 			}
 			if !strings.Contains(err.Error(), tc.addr) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %q does not name %s and %q", err, tc.addr, tc.want)

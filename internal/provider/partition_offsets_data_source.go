@@ -36,7 +36,7 @@ type partitionOffsetsModel struct {
 var topicNameValidators = []validator.String{
 	stringvalidator.LengthBetween(1, 249),
 	stringvalidator.RegexMatches(regexp.MustCompile(`^[a-zA-Z0-9._-]+$`),
-		"Kafka topic names use only the characters a-z, A-Z, 0-9, '.', '_' and '-'"),
+		"must use only the characters a-z, A-Z, 0-9, '.', '_' and '-' (Kafka's rule for topic names)"),
 	stringvalidator.NoneOf(".", ".."),
 }
 
@@ -49,9 +49,18 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 		MarkdownDescription: "The earliest and latest offsets of one partition of a topic, read with Kafka's " +
 			"ListOffsets API (read_uncommitted). Read while planning whenever the arguments and the provider " +
 			"configuration are known. Offsets keep moving: a value read at plan time may be behind by apply.\n\n" +
-			"Errors: a topic that does not exist (confirmed with fresh metadata; never created by this read) is " +
-			"reported on `topic`; a partition the topic does not have is reported on `partition` with the valid " +
-			"range; an unreachable cluster names each address and what went wrong.",
+			"Errors, by their summary line:\n\n" +
+			"- `Topic not found` (on `topic`): fresh metadata says the topic does not exist. This read never " +
+			"creates it. `__consumer_offsets` exists only once some consumer group has committed.\n" +
+			"- `Partition out of range` (on `partition`): names the topic's partition count and valid range.\n" +
+			"- `Cannot reach the Kafka cluster`: names each bootstrap address and what happened there (connection " +
+			"refused, host name lookup failed, accepted but never answered, answered with HTTP or TLS, ...).\n" +
+			"- `Kafka broker refused the request`: the broker's error code and description, such as " +
+			"TOPIC_AUTHORIZATION_FAILED.\n" +
+			"- `Kafka read timed out`: the cluster answered, but a retriable error (leader election, offline " +
+			"partition) outlasted the provider's `timeout`; names the last error.\n" +
+			"- `Provider configuration not known yet`: `bootstrap_servers` depends on a resource not yet " +
+			"created; add `depends_on` so Terraform reads this data source during apply.",
 		Attributes: map[string]schema.Attribute{
 			"topic": schema.StringAttribute{
 				Required: true,

@@ -240,6 +240,7 @@ func TestAccPartitionOffsets_unreachable(t *testing.T) { // case C5 (a), (b)
 	for _, tc := range []struct{ name, addr, want string }{
 		{"closed port", closed, "connection refused"},
 		{"silent listener", silent, "never answered the Kafka handshake"},
+		{"HTTP server", acctest.RespondingListener(t, acctest.HTTPResponse), "answered with HTTP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := fmt.Sprintf(`
@@ -269,7 +270,7 @@ func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
 		name, provider, topic, partition string
 		want                             []string
 	}{
-		{"topic with a space", local, `"bad topic"`, "0", []string{"Kafka topic names use only the characters"}},
+		{"topic with a space", local, `"bad topic"`, "0", []string{"Attribute topic must use only the characters a-z, A-Z, 0-9, '.', '_' and '-'", `got: bad topic`}},
 		{"topic dot", local, `"."`, "0", []string{"Attribute topic value must be none of"}},
 		{"topic too long", local, `"` + strings.Repeat("a", 250) + `"`, "0",
 			[]string{"Attribute topic string length must be between 1 and 249, got: 250"}},
@@ -277,6 +278,7 @@ func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
 		{"comma-joined servers", `bootstrap_servers = ["a:9092,b:9092"]`, `"t"`, "0",
 			[]string{"Invalid bootstrap server", `"a:9092,b:9092" holds several addresses joined by commas`}},
 		{"no port", `bootstrap_servers = ["localhost"]`, `"t"`, "0", []string{`"localhost" is not host:port`}},
+		{"listener prefix", `bootstrap_servers = ["PLAINTEXT://localhost:9092"]`, `"t"`, "0", []string{`drop the "PLAINTEXT://" prefix`}},
 		{"bad port", `bootstrap_servers = ["localhost:70000"]`, `"t"`, "0", []string{`has port "70000": want a number from 1 to 65535`}},
 		{"unbracketed IPv6", `bootstrap_servers = ["::1:9092"]`, `"t"`, "0", []string{"an IPv6 host goes in brackets"}},
 		{"empty list", `bootstrap_servers = []`, `"t"`, "0", []string{"Attribute bootstrap_servers list must contain at least 1"}},

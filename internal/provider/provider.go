@@ -80,7 +80,7 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				MarkdownDescription: "Kafka brokers to bootstrap from, each `host:port` (IPv6 in brackets: " +
 					"`[::1]:9092`), one address per element. The first that answers gives the cluster layout. " +
 					"Required unless the environment variable `" + EnvBootstrapServers + "` holds a " +
-					"comma-separated list.",
+					"comma-separated list; the attribute wins when both are set.",
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
 					listvalidator.ValueStringsAre(bootstrapServerValidator{}),
@@ -96,7 +96,7 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Optional: true,
 				MarkdownDescription: "Upper bound of each data source read as a whole (connecting, metadata, " +
 					"retries and all), as a Go duration string such as `\"10s\"` or `\"1m30s\"`. Default `\"" +
-					DefaultTimeout + "\"`, or the environment variable `" + EnvTimeout + "`.",
+					DefaultTimeout + "\"`, or the environment variable `" + EnvTimeout + "` (the attribute wins when both are set).",
 				Validators: []validator.String{durationValidator{}},
 			},
 		},
