@@ -12,15 +12,15 @@ func TestCheckBootstrapServer(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"":                    "empty address",
-		"a:9092,b:9092":       "several addresses joined by commas",
-		"localhost":           "is not host:port",
-		":9092":               "has no host",
-		"localhost:0":         "from 1 to 65535",
-		"localhost:65536":     "from 1 to 65535",
-		"localhost:http":      "from 1 to 65535",
-		"::1:9092":            "IPv6 host goes in brackets",
-		"localhost :9092":     "white space",
+		"":                        "empty address",
+		"a:9092,b:9092":           "several addresses joined by commas",
+		"localhost":               "is not host:port",
+		":9092":                   "has no host",
+		"localhost:0":             "from 1 to 65535",
+		"localhost:65536":         "from 1 to 65535",
+		"localhost:http":          "from 1 to 65535",
+		"::1:9092":                "IPv6 host goes in brackets",
+		"localhost :9092":         "white space",
 		"PLAINTEXT://broker:9092": `drop the "PLAINTEXT://" prefix`,
 	} {
 		err := CheckBootstrapServer(in)

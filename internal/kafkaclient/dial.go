@@ -89,7 +89,7 @@ func (c *loggedConn) Read(p []byte) (int, error) {
 		}
 		if what := notKafka(c.head); c.checkFrame && what != "" {
 			c.log.record(c.address, func(r *addrRecord) { r.notKafka = what })
-			_ = c.Conn.Close()
+			_ = c.Close()
 			return 0, fmt.Errorf("%s: %w", c.address, errNotKafka)
 		}
 		c.answered = true
