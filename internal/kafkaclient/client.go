@@ -11,6 +11,8 @@ import (
 	"crypto/tls"
 	"errors"
 	"net"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,7 +43,7 @@ type Config struct {
 //
 // kafka-go's Transport caches the cluster layout for the topics it was built for and refreshes it
 // in a background goroutine. So that a read never asks for every topic in the cluster, Client
-// keeps one Transport per topic, shared by the reads of that topic that overlap in time and
+// keeps one Transport per set of topics, shared by the reads of that set that overlap in time and
 // closed (with its goroutines and connections) when the last of them ends.
 type Client struct {
 	cfg Config
@@ -51,6 +53,8 @@ type Client struct {
 }
 
 type topicTransport struct {
+	key       string // the sorted topic names, NUL-separated
+	addr      net.Addr
 	transport *kafka.Transport
 	client    *kafka.Client
 	dials     *dialLog
@@ -79,12 +83,17 @@ func New(cfg Config) (*Client, error) {
 // Timeout is the bound of one read.
 func (c *Client) Timeout() time.Duration { return c.cfg.Timeout }
 
-// acquire returns the transport for topic, creating it when no read of topic is under way.
-// The caller must call release once done.
-func (c *Client) acquire(topic string) *topicTransport {
+// acquire returns the transport whose metadata covers exactly topics (none: brokers only),
+// creating it when no read of that set is under way. The caller must call release once done.
+func (c *Client) acquire(topics ...string) *topicTransport {
+	topics = slices.Clone(topics)
+	slices.Sort(topics)
+	topics = slices.Compact(topics)
+	key := strings.Join(topics, "\x00") // NUL never occurs in a topic name
+
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if tt, ok := c.transports[topic]; ok {
+	if tt, ok := c.transports[key]; ok {
 		tt.refs++
 		return tt
 	}
@@ -95,30 +104,33 @@ func (c *Client) acquire(topic string) *topicTransport {
 		ClientID:    c.cfg.ClientID,
 		TLS:         c.cfg.TLS,
 		SASL:        c.cfg.SASL,
-		// Ask only for this topic: no full-cluster metadata, and Metadata requests from the
-		// transport never allow auto-creation.
-		MetadataTopics: []string{topic},
+		// Ask only for these topics (a non-nil empty list asks for none): no full-cluster
+		// metadata, and Metadata requests from the transport never allow auto-creation.
+		MetadataTopics: append([]string{}, topics...),
 	}
+	addr := kafka.TCP(c.cfg.BootstrapServers...)
 	tt := &topicTransport{
+		key:       key,
 		transport: transport,
-		client:    &kafka.Client{Addr: kafka.TCP(c.cfg.BootstrapServers...), Transport: transport},
+		addr:      addr,
+		client:    &kafka.Client{Addr: addr, Transport: transport},
 		dials:     dials,
 		refs:      1,
 	}
-	c.transports[topic] = tt
+	c.transports[key] = tt
 	return tt
 }
 
-// release ends one read of tt's topic; the last one stops the transport's goroutines.
-func (c *Client) release(topic string, tt *topicTransport) {
+// release ends one read through tt; the last one stops the transport's goroutines.
+func (c *Client) release(tt *topicTransport) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tt.refs--
 	if tt.refs > 0 {
 		return
 	}
-	if c.transports[topic] == tt {
-		delete(c.transports, topic)
+	if c.transports[tt.key] == tt {
+		delete(c.transports, tt.key)
 	}
 	tt.transport.CloseIdleConnections()
 }

@@ -63,15 +63,25 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // the timeout.
 type BrokerError struct {
 	Op        string // what was asked, e.g. "ListOffsets (earliest)"
+	Group     string // the consumer group asked about, if any
 	Topic     string
-	Partition int
+	Partition int // -1 when the error is not about one partition
 	Code      kafka.Error
 	TimedOut  bool
 }
 
 func (e *BrokerError) Error() string {
-	msg := fmt.Sprintf("%s for topic %q partition %d: broker answered %s (error code %d): %s",
-		e.Op, e.Topic, e.Partition, e.Code.Title(), int16(e.Code), e.Code.Description())
+	var about string
+	switch {
+	case e.Group != "":
+		about = fmt.Sprintf("group %q", e.Group)
+	case e.Partition < 0:
+		about = fmt.Sprintf("topic %q", e.Topic)
+	default:
+		about = fmt.Sprintf("topic %q partition %d", e.Topic, e.Partition)
+	}
+	msg := fmt.Sprintf("%s for %s: broker answered %s (error code %d): %s",
+		e.Op, about, e.Code.Title(), int16(e.Code), e.Code.Description())
 	if e.TimedOut {
 		msg += "; still failing when the timeout ran out"
 	}

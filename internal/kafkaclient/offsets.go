@@ -4,19 +4,56 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/segmentio/kafka-go"
 )
 
-// PartitionOffsets are a partition's bounds, read with ListOffsets (read_uncommitted).
+// Isolation is ListOffsets' isolation level: which offset counts as "latest".
+type Isolation int8
+
+const (
+	// ReadUncommitted: latest is the high watermark, the offset the next record gets.
+	ReadUncommitted Isolation = 0
+	// ReadCommitted: latest is the last stable offset, the first offset of the oldest open
+	// transaction (the high watermark when none is open).
+	ReadCommitted Isolation = 1
+)
+
+// OffsetsRequest says which partitions of one topic to read, and what.
+type OffsetsRequest struct {
+	Topic string
+	// Partitions to read; nil reads every partition of the topic.
+	Partitions []int
+	Isolation  Isolation
+	// TimestampMs, when set, also asks for the first offset whose record timestamp is at or after
+	// it (milliseconds since the Unix epoch, 0 or more: negative values are ListOffsets' special
+	// timestamps and are refused).
+	TimestampMs *int64
+	// MaxTimestamp also asks for the record with the largest timestamp (KIP-734; Kafka 3.0+).
+	MaxTimestamp bool
+
+	latestOnly bool // consumer-group lag needs only Latest: skip the earliest lookup
+}
+
+// PartitionOffsets is what one partition answered.
 type PartitionOffsets struct {
+	Partition int
 	// Earliest is the log start offset (ListOffsets timestamp -2): the first offset still in the
-	// log. It moves with retention and DeleteRecords.
+	// log. It moves with retention and DeleteRecords, not with compaction.
 	Earliest int64
-	// Latest is the high watermark (ListOffsets timestamp -1): the offset the next record gets.
-	// An empty partition has Earliest == Latest.
+	// Latest is the high watermark (read_uncommitted) or the last stable offset (read_committed),
+	// from ListOffsets timestamp -1. An empty partition has Earliest == Latest.
 	Latest int64
+	// TimestampOffset is the first offset whose record timestamp is at or after TimestampMs; nil
+	// when no record is that late (the broker answers -1: a consumer would start at Latest).
+	TimestampOffset *int64
+	// MaxTimestampOffset and MaxTimestamp locate the record with the largest timestamp
+	// (ListOffsets timestamp -3); nil when the partition holds no record.
+	MaxTimestampOffset *int64
+	MaxTimestamp       *int64
 }
 
 // Backoff between attempts: doubles from backoffMin up to backoffMax, always inside the timeout.
@@ -25,30 +62,40 @@ const (
 	backoffMax = time.Second
 )
 
-// PartitionOffsets reads the earliest and latest offsets of one partition, within the Client's
-// timeout. Retriable broker errors are retried with fresh metadata; the others come back at
-// once as *TopicNotFoundError, *PartitionOutOfRangeError, *UnreachableError, *BrokerError or
-// *TimeoutError.
-func (c *Client) PartitionOffsets(ctx context.Context, topic string, partition int) (PartitionOffsets, error) {
+// Offsets reads the requested offsets of a topic's partitions within the Client's timeout, sorted
+// by partition. It sends one ListOffsets request per partition leader and per timestamp asked
+// (not one per partition, as kafka-go's Client.ListOffsets does). Retriable broker errors are
+// retried with fresh metadata; the others come back at once as *TopicNotFoundError,
+// *PartitionOutOfRangeError, *UnreachableError, *BrokerError, *UnsupportedError or *TimeoutError.
+func (c *Client) Offsets(ctx context.Context, req OffsetsRequest) ([]PartitionOffsets, error) {
+	if req.TimestampMs != nil && *req.TimestampMs < 0 {
+		return nil, fmt.Errorf("timestamp %d ms is before the Unix epoch: ListOffsets reads negative "+
+			"timestamps as special values (-1 is latest)", *req.TimestampMs)
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	tt := c.acquire(topic)
-	defer c.release(topic, tt)
+	tt := c.acquire(req.Topic)
+	defer c.release(tt)
 
-	var out PartitionOffsets
+	var out []PartitionOffsets
 	err := c.withRetries(ctx, tt, func(fresh bool) error {
-		if err := c.checkPartition(ctx, tt, topic, partition, fresh); err != nil {
+		leaders, err := c.leaders(ctx, tt, req.Topic, req.Partitions, fresh)
+		if err != nil {
 			return err
 		}
-		var err error
-		// Earliest first: both only move forward, so latest read second is never below it.
-		if out.Earliest, err = listOffset(ctx, tt, topic, partition, kafka.FirstOffset); err != nil {
-			return err
-		}
-		out.Latest, err = listOffset(ctx, tt, topic, partition, kafka.LastOffset)
+		out, err = listOffsets(ctx, tt, req, leaders)
 		return err
 	})
 	return out, err
+}
+
+// PartitionOffsets reads one partition's earliest and latest offsets (read_uncommitted).
+func (c *Client) PartitionOffsets(ctx context.Context, topic string, partition int) (PartitionOffsets, error) {
+	res, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Partitions: []int{partition}})
+	if err != nil {
+		return PartitionOffsets{}, err
+	}
+	return res[0], nil
 }
 
 // withRetries runs op until it succeeds, fails for good, or ctx ends. Every attempt after the
@@ -97,30 +144,44 @@ func (c *Client) timeoutError(tt *topicTransport, last error) error {
 	return &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
 }
 
-// checkPartition asks the transport's metadata whether topic and partition exist. A "no" from a
-// cached layout is retried once fresh before it is believed.
-func (c *Client) checkPartition(ctx context.Context, tt *topicTransport, topic string, partition int, fresh bool) error {
+// leaders asks the transport's metadata for the topic and returns the leader of each requested
+// partition (every partition when partitions is nil), by partition. A "no" from a cached layout
+// is retried once fresh before it is believed.
+func (c *Client) leaders(ctx context.Context, tt *topicTransport, topic string, partitions []int, fresh bool) (map[int]int, error) {
 	md, err := tt.client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{topic}})
 	if err != nil {
-		return c.connectError(ctx, tt, err)
+		return nil, c.connectError(ctx, tt, err)
 	}
 	t := findTopic(md, topic)
 	var code kafka.Error
 	switch {
 	case t == nil || errors.As(t.Error, &code) && code == kafka.UnknownTopicOrPartition:
 		if !fresh {
-			return errStaleMetadata
+			return nil, errStaleMetadata
 		}
-		return &TopicNotFoundError{Topic: topic}
+		return nil, &TopicNotFoundError{Topic: topic}
 	case t.Error != nil:
-		return topicError(t.Error, topic, partition)
-	case partition < 0 || partition >= len(t.Partitions):
-		if !fresh {
-			return errStaleMetadata
-		}
-		return &PartitionOutOfRangeError{Topic: topic, Partition: partition, Partitions: len(t.Partitions)}
+		return nil, topicError(t.Error, topic)
 	}
-	return nil
+	byID := make(map[int]int, len(t.Partitions))
+	for _, p := range t.Partitions {
+		byID[p.ID] = p.Leader.ID
+	}
+	if partitions == nil {
+		return byID, nil
+	}
+	out := make(map[int]int, len(partitions))
+	for _, p := range partitions {
+		leader, ok := byID[p]
+		if !ok {
+			if !fresh {
+				return nil, errStaleMetadata
+			}
+			return nil, &PartitionOutOfRangeError{Topic: topic, Partition: p, Partitions: len(t.Partitions)}
+		}
+		out[p] = leader
+	}
+	return out, nil
 }
 
 // errStaleMetadata asks withRetries for one more attempt on fresh metadata.
@@ -135,10 +196,10 @@ func findTopic(md *kafka.MetadataResponse, topic string) *kafka.Topic {
 	return nil
 }
 
-func topicError(err error, topic string, partition int) error {
+func topicError(err error, topic string) error {
 	var code kafka.Error
 	if errors.As(err, &code) {
-		return &BrokerError{Op: "Metadata", Topic: topic, Partition: partition, Code: code}
+		return &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: code}
 	}
 	return fmt.Errorf("metadata for topic %q: %w", topic, err)
 }
@@ -155,44 +216,161 @@ func (c *Client) connectError(ctx context.Context, tt *topicTransport, err error
 	return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(), Err: err}
 }
 
-// listOffset sends one ListOffsets request for one partition and one special timestamp.
-// One timestamp per call keeps kafka-go's transport error intact: with several in one call, a
-// sub-request lost in transport comes back as error code -1 with its cause dropped (and, for
-// the earliest offset, a pre-filled 0).
-func listOffset(ctx context.Context, tt *topicTransport, topic string, partition int, timestamp int64) (int64, error) {
-	op := "ListOffsets (latest)"
-	if timestamp == kafka.FirstOffset {
-		op = "ListOffsets (earliest)"
+// lookup is one ListOffsets timestamp to ask every partition for.
+type lookup struct {
+	timestamp int64
+	op        string // for errors: what was asked
+	set       func(p *PartitionOffsets, offset, timestamp int64)
+}
+
+func lookups(req OffsetsRequest) []lookup {
+	var out []lookup
+	if !req.latestOnly {
+		out = append(out, lookup{timestampEarliest, "ListOffsets (earliest)", func(p *PartitionOffsets, o, _ int64) { p.Earliest = o }})
 	}
-	res, err := tt.client.ListOffsets(ctx, &kafka.ListOffsetsRequest{
-		Topics:         map[string][]kafka.OffsetRequest{topic: {{Partition: partition, Timestamp: timestamp}}},
-		IsolationLevel: kafka.ReadUncommitted,
+	out = append(out, lookup{timestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
+	if req.TimestampMs != nil {
+		out = append(out, lookup{*req.TimestampMs, "ListOffsets (by timestamp)", func(p *PartitionOffsets, o, _ int64) {
+			if o >= 0 { // -1: no record at or after the timestamp
+				p.TimestampOffset = &o
+			}
+		}})
+	}
+	if req.MaxTimestamp {
+		out = append(out, lookup{timestampMax, "ListOffsets (max timestamp)", func(p *PartitionOffsets, o, ts int64) {
+			if o >= 0 { // -1: the partition holds no record
+				p.MaxTimestampOffset, p.MaxTimestamp = &o, &ts
+			}
+		}})
+	}
+	return out
+}
+
+// listOffsets sends, for each lookup in turn, one request per leader holding all of that leader's
+// partitions (a partition may appear only once per request), and assembles the answers sorted
+// by partition. Lookups go one after the other, earliest first: both bounds only move forward
+// and the earliest never passes the latest, so a latest read after it is never below it.
+func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, leaders map[int]int) ([]PartitionOffsets, error) {
+	byLeader := map[int][]int32{}
+	for p, leader := range leaders {
+		byLeader[leader] = append(byLeader[leader], int32(p))
+	}
+	out := make(map[int]*PartitionOffsets, len(leaders))
+	for p := range leaders {
+		out[p] = &PartitionOffsets{Partition: p}
+	}
+	for _, l := range lookups(req) {
+		if err := lookupAll(ctx, tt, req, l, byLeader, out); err != nil {
+			return nil, err
+		}
+	}
+	res := make([]PartitionOffsets, 0, len(out))
+	for _, p := range out {
+		res = append(res, *p)
+	}
+	slices.SortFunc(res, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
+	return res, nil
+}
+
+// lookupAll sends one lookup to every leader at once and records the answers in out.
+func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lookup, byLeader map[int][]int32, out map[int]*PartitionOffsets) error {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+	)
+	for _, partitions := range byLeader {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers, err := listOffsetsOnce(ctx, tt, req.Topic, req.Isolation, l, partitions)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			for _, a := range answers {
+				l.set(out[int(a.Partition)], a.Offset, a.Timestamp)
+			}
+		}()
+	}
+	wg.Wait()
+	return firstError(errs)
+}
+
+// firstError picks the error to report: a non-retriable one before a retriable one, so that a
+// lasting failure is not hidden behind a passing one, then the lowest partition.
+func firstError(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(errs, func(a, b error) int {
+		ra, rb := isRetriable(a), isRetriable(b)
+		if ra != rb {
+			if ra {
+				return 1
+			}
+			return -1
+		}
+		return partitionOf(a) - partitionOf(b)
+	})
+	return errs[0]
+}
+
+func partitionOf(err error) int {
+	var be *BrokerError
+	if errors.As(err, &be) {
+		return be.Partition
+	}
+	return -1
+}
+
+// listOffsetsOnce sends one ListOffsets request for partitions (all led by one broker) and checks
+// that every partition answered without an error. An entry with an error carries placeholder
+// offsets (-1): never use them.
+func listOffsetsOnce(ctx context.Context, tt *topicTransport, topic string, isolation Isolation, l lookup, partitions []int32) ([]listOffsetsResponsePartition, error) {
+	rp := make([]listOffsetsRequestPartition, len(partitions))
+	for i, p := range partitions {
+		rp[i] = listOffsetsRequestPartition{Partition: p, CurrentLeaderEpoch: -1, Timestamp: l.timestamp}
+	}
+	m, err := tt.transport.RoundTrip(ctx, tt.addr, &listOffsetsRequest{
+		ReplicaID:      -1,
+		IsolationLevel: int8(isolation),
+		Topics:         []listOffsetsRequestTopic{{Topic: topic, Partitions: rp}},
 	})
 	if err != nil {
-		return 0, fmt.Errorf("%s for topic %q partition %d: %w", op, topic, partition, err)
+		return nil, fmt.Errorf("%s for topic %q: %w", l.op, topic, err)
 	}
-	for _, p := range res.Topics[topic] {
-		if p.Partition != partition {
+	res, ok := m.(*listOffsetsResponse)
+	if !ok {
+		return nil, fmt.Errorf("%s for topic %q: unexpected response type %T", l.op, topic, m)
+	}
+	answered := make(map[int32]listOffsetsResponsePartition, len(partitions))
+	for _, t := range res.Topics {
+		if t.Topic != topic {
 			continue
 		}
-		// An entry with an error carries placeholder offsets (-1, or kafka-go's 0): never use them.
-		if p.Error != nil {
-			var code kafka.Error
-			if errors.As(p.Error, &code) {
-				return 0, &BrokerError{Op: op, Topic: topic, Partition: partition, Code: code}
-			}
-			return 0, fmt.Errorf("%s for topic %q partition %d: %w", op, topic, partition, p.Error)
+		for _, p := range t.Partitions {
+			answered[p.Partition] = p
 		}
-		offset := p.LastOffset
-		if timestamp == kafka.FirstOffset {
-			offset = p.FirstOffset
-		}
-		if offset < 0 {
-			return 0, fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
-				op, topic, partition, offset)
-		}
-		return offset, nil
 	}
-	return 0, fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
-		op, topic, partition)
+	out := make([]listOffsetsResponsePartition, 0, len(partitions))
+	for _, p := range partitions {
+		a, ok := answered[p]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
+				l.op, topic, p)
+		case a.ErrorCode == int16(kafka.UnsupportedVersion) && l.timestamp == timestampMax:
+			return nil, &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
+		case a.ErrorCode != 0:
+			return nil, &BrokerError{Op: l.op, Topic: topic, Partition: int(p), Code: kafka.Error(a.ErrorCode)}
+		case a.Offset < 0 && l.timestamp < 0 && l.timestamp != timestampMax:
+			return nil, fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
+				l.op, topic, p, a.Offset)
+		}
+		out = append(out, a)
+	}
+	return out, nil
 }

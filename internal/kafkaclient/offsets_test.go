@@ -126,7 +126,7 @@ func TestRequestsPerRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != (PartitionOffsets{Earliest: 0, Latest: 5}) {
+	if got != (PartitionOffsets{Partition: 1, Earliest: 0, Latest: 5}) {
 		t.Fatalf("got %+v, want 0/5", got)
 	}
 	n := int(dials.Load())

@@ -1,0 +1,172 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol/describegroups"
+)
+
+// GroupOffsetsRequest says which consumer group to read, and which of its topics.
+type GroupOffsetsRequest struct {
+	GroupID string
+	// Topics restricts the read to these topics (every partition of each, committed or not); nil
+	// means every topic the group has committed offsets for.
+	Topics []string
+	// Isolation decides what Latest means (high watermark or last stable offset).
+	Isolation Isolation
+}
+
+// GroupOffsets is a consumer group's progress, as read with DescribeGroups and OffsetFetch only:
+// the read never joins, syncs, heartbeats or commits.
+type GroupOffsets struct {
+	// State is the group's state as the broker reports it (Stable, Empty, Dead, ...).
+	State string
+	// Members is how many members the group has.
+	Members int
+	// Partitions are sorted by topic, then partition.
+	Partitions []GroupPartitionOffsets
+}
+
+// GroupPartitionOffsets is one partition's committed offset and lag.
+type GroupPartitionOffsets struct {
+	Topic     string
+	Partition int
+	// Committed is the next offset the group will read (OffsetFetch); nil where it has no commit.
+	Committed *int64
+	// Latest is the partition's latest offset under the request's isolation level.
+	Latest int64
+	// Lag is Latest - Committed, clamped at 0; nil where there is no commit.
+	Lag *int64
+}
+
+// GroupNotFoundError: the group has neither members nor committed offsets. Brokers do not say
+// "no such group": they describe it as Dead or Empty and fetch no offsets.
+type GroupNotFoundError struct {
+	GroupID string
+	State   string
+}
+
+func (e *GroupNotFoundError) Error() string {
+	return fmt.Sprintf("consumer group %q has no members and no committed offsets (broker reports state %q): "+
+		"it does not exist, or it has never committed", e.GroupID, e.State)
+}
+
+// GroupOffsets reads a consumer group's committed offsets and the latest offsets of its
+// partitions, within the Client's timeout.
+func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	tt := c.acquire() // brokers only: group requests go to the coordinator
+	defer c.release(tt)
+
+	var (
+		out       GroupOffsets
+		committed map[string]map[int]int64
+	)
+	err := c.withRetries(ctx, tt, func(bool) error {
+		var err error
+		if out.State, out.Members, err = c.describeGroup(ctx, tt, req.GroupID); err != nil {
+			return err
+		}
+		committed, err = c.fetchCommitted(ctx, tt, req.GroupID)
+		return err
+	})
+	if err != nil {
+		return GroupOffsets{}, err
+	}
+	if out.Members == 0 && len(committed) == 0 {
+		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: out.State}
+	}
+
+	topics := req.Topics
+	if topics == nil {
+		for t := range committed {
+			topics = append(topics, t)
+		}
+	}
+	slices.Sort(topics)
+	for _, topic := range slices.Compact(topics) {
+		latest, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: req.Isolation, latestOnly: true})
+		if err != nil {
+			return GroupOffsets{}, err
+		}
+		for _, p := range latest {
+			out.Partitions = append(out.Partitions, groupPartition(topic, p, committed[topic]))
+		}
+	}
+	return out, nil
+}
+
+func groupPartition(topic string, p PartitionOffsets, committed map[int]int64) GroupPartitionOffsets {
+	gp := GroupPartitionOffsets{Topic: topic, Partition: p.Partition, Latest: p.Latest}
+	if offset, ok := committed[p.Partition]; ok {
+		lag := max(p.Latest-offset, 0)
+		gp.Committed, gp.Lag = &offset, &lag
+	}
+	return gp
+}
+
+// describeGroup asks the group's coordinator for the group's state and member count
+// (DescribeGroups, through kafka-go's protocol package: its Client.DescribeGroups also decodes
+// member metadata, which fails on groups that are not consumer groups).
+func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group string) (string, int, error) {
+	m, err := tt.transport.RoundTrip(ctx, tt.addr, &describegroups.Request{Groups: []string{group}})
+	if err != nil {
+		return "", 0, c.connectError(ctx, tt, fmt.Errorf("DescribeGroups for group %q: %w", group, err))
+	}
+	res, ok := m.(*describegroups.Response)
+	if !ok || len(res.Groups) != 1 {
+		return "", 0, fmt.Errorf("DescribeGroups for group %q: unexpected answer %T", group, m)
+	}
+	g := res.Groups[0]
+	switch code := kafka.Error(g.ErrorCode); {
+	case code == kafka.GroupIdNotFound: // newer brokers' answer for a group they do not know
+		return "Dead", 0, nil
+	case code != 0:
+		return "", 0, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: code}
+	}
+	return g.GroupState, len(g.Members), nil
+}
+
+// fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for
+// all topics); partitions without a commit (-1) are left out.
+func (c *Client) fetchCommitted(ctx context.Context, tt *topicTransport, group string) (map[string]map[int]int64, error) {
+	res, err := tt.client.OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: group})
+	if err != nil {
+		return nil, c.connectError(ctx, tt, fmt.Errorf("OffsetFetch for group %q: %w", group, err))
+	}
+	if err := groupError("OffsetFetch", group, res.Error); err != nil {
+		return nil, err
+	}
+	out := map[string]map[int]int64{}
+	for topic, partitions := range res.Topics {
+		for _, p := range partitions {
+			if err := groupError("OffsetFetch", group, p.Error); err != nil {
+				return nil, err
+			}
+			if p.CommittedOffset < 0 {
+				continue
+			}
+			if out[topic] == nil {
+				out[topic] = map[int]int64{}
+			}
+			out[topic][p.Partition] = p.CommittedOffset
+		}
+	}
+	return out, nil
+}
+
+func groupError(op, group string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var code kafka.Error
+	if errors.As(err, &code) {
+		return &BrokerError{Op: op, Group: group, Partition: -1, Code: code}
+	}
+	return fmt.Errorf("%s for group %q: %w", op, group, err)
+}

@@ -1,0 +1,13 @@
+package kafkaclient
+
+import "fmt"
+
+// UnsupportedError: the broker is too old for what was asked.
+type UnsupportedError struct {
+	What  string // e.g. "the max timestamp offset (ListOffsets v7, KIP-734)"
+	Since string // the first Apache Kafka version that has it
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("%s is unsupported by this broker: it needs Apache Kafka %s or later", e.What, e.Since)
+}
