@@ -49,7 +49,8 @@ func countListOffsets(c *kfake.Cluster) func() (requests, partitions int) {
 		mu.Lock()
 		defer mu.Unlock()
 		requests++
-		for _, t := range r.(*kmsg.ListOffsetsRequest).Topics {
+		req, _ := r.(*kmsg.ListOffsetsRequest)
+		for _, t := range req.Topics {
 			partitions += len(t.Partitions)
 		}
 		return nil, nil, false
