@@ -91,6 +91,11 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	slices.Sort(topics)
 	for _, topic := range slices.Compact(topics) {
 		latest, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: req.Isolation, latestOnly: true})
+		var tnf *TopicNotFoundError
+		if errors.As(err, &tnf) && req.Topics == nil {
+			return GroupOffsets{}, fmt.Errorf("group %q has committed offsets for a topic that no longer exists "+
+				"(list the topics to read in topics): %w", req.GroupID, err)
+		}
 		if err != nil {
 			return GroupOffsets{}, err
 		}

@@ -10,5 +10,7 @@ import (
 func (p *KafkaProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewPartitionOffsetsDataSource,
+		NewTopicOffsetsDataSource,
+		NewConsumerGroupOffsetsDataSource,
 	}
 }

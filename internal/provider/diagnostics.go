@@ -10,18 +10,23 @@ import (
 )
 
 // addReadError turns a kafkaclient error into a diagnostic that says what failed, where, and what
-// to do; on the attribute when the user's input is the cause.
-func addReadError(diags *diag.Diagnostics, err error) {
+// to do; on the attribute when the user's input is the cause. topicAttr is the attribute that
+// names the topic (topic, or a consumer group's topics).
+func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 	var (
 		topicNotFound *kafkaclient.TopicNotFoundError
 		outOfRange    *kafkaclient.PartitionOutOfRangeError
 		unreachable   *kafkaclient.UnreachableError
 		broker        *kafkaclient.BrokerError
 		timedOut      *kafkaclient.TimeoutError
+		groupMissing  *kafkaclient.GroupNotFoundError
 	)
 	switch {
+	case errors.As(err, &groupMissing):
+		diags.AddAttributeError(path.Root("group_id"), "Consumer group not found", err.Error()+
+			". Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")
 	case errors.As(err, &topicNotFound):
-		diags.AddAttributeError(path.Root("topic"), "Topic not found",
+		diags.AddAttributeError(topicAttr, "Topic not found",
 			err.Error()+". Check the name (topic names are case-sensitive) and that bootstrap_servers points "+
 				"at the right cluster. This provider never creates topics.")
 	case errors.As(err, &outOfRange):

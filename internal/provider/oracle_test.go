@@ -29,3 +29,27 @@ func (o oracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStateReque
 			o.topic, o.partition, e, l, o.earliest, o.latest)
 	}
 }
+
+// groupOracleAgrees asks kadm for the group's commits and each partition's high watermark.
+type groupOracleAgrees struct {
+	t       *testing.T
+	k       *acctest.Kafka
+	group   string
+	entries []groupEntry
+}
+
+func (o groupOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	committed := o.k.GroupCommitted(o.group)
+	for _, e := range o.entries {
+		got, ok := committed[e.topic][int32(e.partition)]
+		if !ok || got < 0 {
+			got = -1
+		}
+		_, latest := o.k.Offsets(e.topic, int32(e.partition))
+		if got != e.committed || latest != e.latest {
+			resp.Error = fmt.Errorf("oracle (kadm) says group %s on %s/%d has committed %d, latest %d; the test expects %d, %d",
+				o.group, e.topic, e.partition, got, latest, e.committed, e.latest)
+			return
+		}
+	}
+}

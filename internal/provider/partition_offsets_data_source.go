@@ -2,17 +2,22 @@ package provider
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"math"
 	"regexp"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
 var _ datasource.DataSourceWithConfigure = &PartitionOffsetsDataSource{}
@@ -26,10 +31,15 @@ type PartitionOffsetsDataSource struct {
 func NewPartitionOffsetsDataSource() datasource.DataSource { return &PartitionOffsetsDataSource{} }
 
 type partitionOffsetsModel struct {
-	Topic          types.String `tfsdk:"topic"`
-	Partition      types.Int64  `tfsdk:"partition"`
-	EarliestOffset types.Int64  `tfsdk:"earliest_offset"`
-	LatestOffset   types.Int64  `tfsdk:"latest_offset"`
+	Topic              types.String      `tfsdk:"topic"`
+	Partition          types.Int64       `tfsdk:"partition"`
+	IsolationLevel     types.String      `tfsdk:"isolation_level"`
+	Timestamp          timetypes.RFC3339 `tfsdk:"timestamp"`
+	EarliestOffset     types.Int64       `tfsdk:"earliest_offset"`
+	LatestOffset       types.Int64       `tfsdk:"latest_offset"`
+	TimestampOffset    types.Int64       `tfsdk:"timestamp_offset"`
+	MaxTimestampOffset types.Int64       `tfsdk:"max_timestamp_offset"`
+	MaxTimestamp       timetypes.RFC3339 `tfsdk:"max_timestamp"`
 }
 
 // topicNameValidators are Kafka's rules for topic names (org.apache.kafka.common.internals.Topic).
@@ -47,7 +57,7 @@ func (d *PartitionOffsetsDataSource) Metadata(_ context.Context, req datasource.
 func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The earliest and latest offsets of one partition of a topic, read with Kafka's " +
-			"ListOffsets API (read_uncommitted). Read while planning whenever the arguments and the provider " +
+			"ListOffsets API; optionally the offset at a time and the record with the largest timestamp. Read while planning whenever the arguments and the provider " +
 			"configuration are known. Offsets keep moving: a value read at plan time may be behind by apply.\n\n" +
 			"Errors, by their summary line:\n\n" +
 			"- `Topic not found` (on `topic`): fresh metadata says the topic does not exist. This read never " +
@@ -73,6 +83,8 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 				MarkdownDescription: "Partition number, from 0 to the topic's partition count minus one.",
 				Validators:          []validator.Int64{int64validator.Between(0, math.MaxInt32)},
 			},
+			"isolation_level": isolationLevelAttribute(),
+			"timestamp":       timestampAttribute(),
 			"earliest_offset": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The log start offset (ListOffsets with timestamp -2): the offset of the " +
@@ -81,51 +93,85 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 			},
 			"latest_offset": schema.Int64Attribute{
 				Computed: true,
-				MarkdownDescription: "The high watermark (ListOffsets with timestamp -1, read_uncommitted): the " +
-					"offset the next record will get. `latest_offset - earliest_offset` is an offset span, not a " +
-					"record count: transaction markers take offsets and compaction leaves gaps.",
+				MarkdownDescription: "ListOffsets with timestamp -1: under `read_uncommitted` the high watermark, the " +
+					"offset the next record will get; under `read_committed` the last stable offset. " +
+					"`latest_offset - earliest_offset` is an offset span, not a record count: transaction markers " +
+					"take offsets and compaction leaves gaps.",
+			},
+			"timestamp_offset": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "With `timestamp` set: the first offset whose record timestamp is at or after " +
+					"it (ListOffsets by time). `null` when no record is that late (the broker answers -1): a " +
+					"consumer seeking to that time would then start at `latest_offset`. `null` without `timestamp`.",
+			},
+			"max_timestamp_offset": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "The offset of the record with the largest timestamp (ListOffsets with timestamp " +
+					"-3, KIP-734, ListOffsets v7, Apache Kafka 3.0+); the first such record on a tie. `null` when " +
+					"the partition holds no record, and, with a warning, on brokers older than Kafka 3.0.",
+			},
+			"max_timestamp": schema.StringAttribute{
+				Computed:   true,
+				CustomType: timetypes.RFC3339Type{},
+				MarkdownDescription: "The largest record timestamp in the partition, as RFC 3339 in UTC with " +
+					"milliseconds, Kafka's resolution (`\"2026-11-01T12:05:00.250Z\"`). `null` when `max_timestamp_offset` is.",
 			},
 		},
 	}
 }
 
 func (d *PartitionOffsetsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return // the provider is not configured yet (validation); Read always comes after Configure
-	}
-	data, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
-		return
-	}
-	d.data = data
+	d.data = configureData(req, resp)
 }
 
 func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m partitionOffsetsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
+		return
+	}
+
+	q := kafkaclient.OffsetsRequest{
+		Topic:        m.Topic.ValueString(),
+		Partitions:   []int{int(m.Partition.ValueInt64())},
+		Isolation:    isolation(m.IsolationLevel),
+		TimestampMs:  timestampMs(m.Timestamp, path.Root("timestamp"), &resp.Diagnostics),
+		MaxTimestamp: true,
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil || d.data.client == nil {
-		resp.Diagnostics.AddError("Provider configuration not known yet", providerUnknownDetail)
-		return
-	}
-
-	topic, partition := m.Topic.ValueString(), int(m.Partition.ValueInt64())
-	ctx = tflog.SetField(ctx, "topic", topic)
-	ctx = tflog.SetField(ctx, "partition", partition)
+	ctx = tflog.SetField(ctx, "topic", q.Topic)
+	ctx = tflog.SetField(ctx, "partition", q.Partitions[0])
 	tflog.Debug(ctx, "reading partition offsets")
-	offsets, err := d.data.client.PartitionOffsets(ctx, topic, partition)
+	res, err := readWithoutMaxIfUnsupported(ctx, d.data.client, q, &resp.Diagnostics)
 	if err != nil {
-		addReadError(&resp.Diagnostics, err)
+		addReadError(&resp.Diagnostics, err, path.Root("topic"))
 		return
 	}
-	tflog.Debug(ctx, "read partition offsets", map[string]any{"earliest_offset": offsets.Earliest, "latest_offset": offsets.Latest})
+	p := res[0]
+	tflog.Debug(ctx, "read partition offsets", map[string]any{"earliest_offset": p.Earliest, "latest_offset": p.Latest})
 
-	m.EarliestOffset = types.Int64Value(offsets.Earliest)
-	m.LatestOffset = types.Int64Value(offsets.Latest)
+	m.EarliestOffset = types.Int64Value(p.Earliest)
+	m.LatestOffset = types.Int64Value(p.Latest)
+	m.TimestampOffset = optionalInt64(p.TimestampOffset)
+	m.MaxTimestampOffset = optionalInt64(p.MaxTimestampOffset)
+	m.MaxTimestamp = optionalTime(p.MaxTimestamp)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// readWithoutMaxIfUnsupported reads req; a broker older than Kafka 3.0 cannot look up the max
+// timestamp, so it reads again without it and warns on max_timestamp_offset, which stays null.
+func readWithoutMaxIfUnsupported(ctx context.Context, client *kafkaclient.Client, req kafkaclient.OffsetsRequest, diags *diag.Diagnostics) ([]kafkaclient.PartitionOffsets, error) {
+	res, err := client.Offsets(ctx, req)
+	var unsupported *kafkaclient.UnsupportedError
+	if !errors.As(err, &unsupported) {
+		return res, err
+	}
+	diags.AddAttributeWarning(path.Root("max_timestamp_offset"), "Unsupported by this broker",
+		unsupported.Error()+". max_timestamp_offset and max_timestamp are null; the other offsets were read.")
+	req.MaxTimestamp = false
+	return client.Offsets(ctx, req)
 }
 
 // providerUnknownDetail explains a read attempted while the provider's own configuration was unknown.

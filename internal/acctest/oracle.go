@@ -1,0 +1,239 @@
+package acctest
+
+import (
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// ListOffset asks the partition's leader, through franz-go, what ListOffsets answers for one
+// timestamp (-1 latest, -2 earliest, -3 max timestamp, or milliseconds) and isolation level
+// (0 read_uncommitted, 1 read_committed): the broker's own offset and timestamp, -1 included.
+func (k *Kafka) ListOffset(topic string, partition int32, timestamp int64, isolation int8) (offset, ts int64) {
+	k.t.Helper()
+	req := kmsg.NewPtrListOffsetsRequest()
+	req.ReplicaID = -1
+	req.IsolationLevel = isolation
+	rt := kmsg.NewListOffsetsRequestTopic()
+	rt.Topic = topic
+	rp := kmsg.NewListOffsetsRequestTopicPartition()
+	rp.Partition = partition
+	rp.CurrentLeaderEpoch = -1
+	rp.Timestamp = timestamp
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+	resp, err := req.RequestWith(ctx(k.t), k.Kgo)
+	if err != nil {
+		k.t.Fatalf("oracle ListOffsets %s/%d at %d: %v", topic, partition, timestamp, err)
+	}
+	for _, t := range resp.Topics {
+		for _, p := range t.Partitions {
+			if t.Topic == topic && p.Partition == partition {
+				if err := kerr.ErrorForCode(p.ErrorCode); err != nil {
+					k.t.Fatalf("oracle ListOffsets %s/%d at %d: %v", topic, partition, timestamp, err)
+				}
+				return p.Offset, p.Timestamp
+			}
+		}
+	}
+	k.t.Fatalf("oracle ListOffsets %s/%d: no answer for the partition", topic, partition)
+	return 0, 0
+}
+
+// Transactional returns a transactional producer (franz-go) that the test ends itself.
+func (k *Kafka) Transactional(id string) *kgo.Client {
+	k.t.Helper()
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(BootstrapServers(k.t)...),
+		kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.TransactionalID(id),
+		kgo.TransactionTimeout(5*time.Minute),
+	)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	k.t.Cleanup(cl.Close)
+	return cl
+}
+
+// Transaction produces n records to one partition in a transaction and commits or aborts it;
+// with end == nil it leaves the transaction open.
+func (k *Kafka) Transaction(cl *kgo.Client, topic string, partition int32, n int, end *kgo.TransactionEndTry) {
+	k.t.Helper()
+	if err := cl.BeginTransaction(); err != nil {
+		k.t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		r := &kgo.Record{Topic: topic, Partition: partition, Value: []byte("txn")}
+		if err := cl.ProduceSync(ctx(k.t), r).FirstErr(); err != nil {
+			k.t.Fatalf("transactional produce: %v", err)
+		}
+	}
+	if end != nil {
+		if err := cl.EndTransaction(ctx(k.t), *end); err != nil {
+			k.t.Fatalf("end transaction: %v", err)
+		}
+	}
+}
+
+// ProduceAt writes one record per timestamp to one partition, in order.
+func (k *Kafka) ProduceAt(topic string, partition int32, ts ...time.Time) {
+	k.t.Helper()
+	for _, at := range ts {
+		r := &kgo.Record{Topic: topic, Partition: partition, Value: []byte("record"), Timestamp: at}
+		if err := k.Kgo.ProduceSync(ctx(k.t), r).FirstErr(); err != nil {
+			k.t.Fatalf("produce to %s/%d: %v", topic, partition, err)
+		}
+	}
+}
+
+// ProduceKeyed writes one record per key to one partition, in order.
+func (k *Kafka) ProduceKeyed(topic string, partition int32, keys ...string) {
+	k.t.Helper()
+	for _, key := range keys {
+		r := &kgo.Record{Topic: topic, Partition: partition, Key: []byte(key), Value: []byte("value of " + key)}
+		if err := k.Kgo.ProduceSync(ctx(k.t), r).FirstErr(); err != nil {
+			k.t.Fatalf("produce to %s/%d: %v", topic, partition, err)
+		}
+	}
+}
+
+// CommitOffsets commits offsets for a group as an admin (OffsetCommit without a generation),
+// which Kafka accepts for a group with no members.
+func (k *Kafka) CommitOffsets(group string, offsets map[string]map[int32]int64) {
+	k.t.Helper()
+	var o kadm.Offsets
+	for topic, ps := range offsets {
+		for p, at := range ps {
+			o.Add(kadm.Offset{Topic: topic, Partition: p, At: at, LeaderEpoch: -1})
+		}
+	}
+	res, err := k.Admin.CommitOffsets(ctx(k.t), group, o)
+	if err == nil {
+		err = res.Error()
+	}
+	if err != nil {
+		k.t.Fatalf("commit offsets for group %s: %v", group, err)
+	}
+}
+
+// GroupCommitted is the oracle for a group's committed offsets (OffsetFetch through kadm).
+func (k *Kafka) GroupCommitted(group string) map[string]map[int32]int64 {
+	k.t.Helper()
+	res, err := k.Admin.FetchOffsets(ctx(k.t), group)
+	if err == nil {
+		err = res.Error()
+	}
+	if err != nil {
+		k.t.Fatalf("fetch offsets of group %s: %v", group, err)
+	}
+	out := map[string]map[int32]int64{}
+	res.Each(func(o kadm.OffsetResponse) {
+		if out[o.Topic] == nil {
+			out[o.Topic] = map[int32]int64{}
+		}
+		out[o.Topic][o.Partition] = o.At
+	})
+	return out
+}
+
+// DescribeGroup is the oracle for a group's state and member ids.
+func (k *Kafka) DescribeGroup(group string) (state string, members []string) {
+	k.t.Helper()
+	res, err := k.Admin.DescribeGroups(ctx(k.t), group)
+	if err != nil {
+		k.t.Fatalf("describe group %s: %v", group, err)
+	}
+	g := res[group]
+	for _, m := range g.Members {
+		members = append(members, m.MemberID)
+	}
+	return g.State, members
+}
+
+// Consumer joins group (a real franz-go group consumer), reads until it has seen n records of
+// topics, and commits them. The caller closes it (or leaves it running as a live member).
+func (k *Kafka) Consumer(group string, n int, topics ...string) *kgo.Client {
+	k.t.Helper()
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(BootstrapServers(k.t)...),
+		kgo.ConsumerGroup(group),
+		kgo.ConsumeTopics(topics...),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.DisableAutoCommit(),
+	)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	k.t.Cleanup(cl.Close)
+	seen := 0
+	for seen < n {
+		fetches := cl.PollFetches(ctx(k.t))
+		if err := fetches.Err0(); err != nil {
+			k.t.Fatalf("consume as group %s: %v", group, err)
+		}
+		seen += fetches.NumRecords()
+	}
+	if err := cl.CommitUncommittedOffsets(ctx(k.t)); err != nil {
+		k.t.Fatalf("commit as group %s: %v", group, err)
+	}
+	return cl
+}
+
+// WaitForCompaction waits until the log cleaner has removed the partition's first record, and
+// returns the offset of the first record a consumer now reads.
+func (k *Kafka) WaitForCompaction(topic string, partition int32, limit time.Duration) int64 {
+	k.t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if first := k.firstRecordOffset(topic, partition); first > 0 {
+			return first
+		}
+		time.Sleep(time.Second)
+	}
+	k.t.Fatalf("the log cleaner did not compact %s/%d within %s", topic, partition, limit)
+	return 0
+}
+
+// firstRecordOffset reads the partition from its start with a plain (group-less) consumer.
+func (k *Kafka) firstRecordOffset(topic string, partition int32) int64 {
+	k.t.Helper()
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(BootstrapServers(k.t)...),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {partition: kgo.NewOffset().AtStart()}}),
+	)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	defer cl.Close()
+	fetches := cl.PollRecords(ctx(k.t), 1)
+	if err := fetches.Err0(); err != nil {
+		k.t.Fatalf("read %s/%d: %v", topic, partition, err)
+	}
+	records := fetches.Records()
+	if len(records) == 0 {
+		return -1
+	}
+	return records[0].Offset
+}
+
+// WaitForOffset waits until ListOffsets for timestamp and isolation answers want: markers and
+// transaction outcomes reach partitions a moment after the producer is told.
+func (k *Kafka) WaitForOffset(topic string, partition int32, timestamp int64, isolation int8, want int64, limit time.Duration) {
+	k.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		got, _ := k.ListOffset(topic, partition, timestamp, isolation)
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			k.t.Fatalf("oracle: %s/%d ListOffsets(%d, isolation %d) is %d, still not %d after %s",
+				topic, partition, timestamp, isolation, got, want, limit)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,164 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
+)
+
+var _ datasource.DataSourceWithConfigure = &TopicOffsetsDataSource{}
+
+// TopicOffsetsDataSource is kafka_topic_offsets: the offsets of every partition of a topic.
+type TopicOffsetsDataSource struct {
+	data *providerData
+}
+
+// NewTopicOffsetsDataSource is registered in KafkaProvider.DataSources.
+func NewTopicOffsetsDataSource() datasource.DataSource { return &TopicOffsetsDataSource{} }
+
+type topicOffsetsModel struct {
+	Topic          types.String      `tfsdk:"topic"`
+	IsolationLevel types.String      `tfsdk:"isolation_level"`
+	Timestamp      timetypes.RFC3339 `tfsdk:"timestamp"`
+	PartitionCount types.Int64       `tfsdk:"partition_count"`
+	MessageCount   types.Int64       `tfsdk:"message_count"`
+	Partitions     types.List        `tfsdk:"partitions"`
+}
+
+var topicPartitionType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"partition":        types.Int64Type,
+	"earliest_offset":  types.Int64Type,
+	"latest_offset":    types.Int64Type,
+	"timestamp_offset": types.Int64Type,
+}}
+
+func (d *TopicOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_topic_offsets"
+}
+
+func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The earliest and latest offsets of every partition of a topic, read with Kafka's " +
+			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
+			"partition so that a second plan shows no diff. A topic is drained when every partition has " +
+			"`earliest_offset == latest_offset`, that is when `message_count == 0`.\n\n" +
+			"Errors are those of `kafka_partition_offsets`: `Topic not found` on `topic`, `Cannot reach the Kafka " +
+			"cluster`, `Kafka broker refused the request`, `Kafka read timed out`.",
+		Attributes: map[string]schema.Attribute{
+			"topic": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Name of the topic: 1 to 249 characters of `a-z A-Z 0-9 . _ -`, and not " +
+					"`.` or `..`. Internal topics such as `__consumer_offsets` are readable by name.",
+				Validators: topicNameValidators,
+			},
+			"isolation_level": isolationLevelAttribute(),
+			"timestamp":       timestampAttribute(),
+			"partition_count": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "How many partitions the topic has (Metadata API).",
+			},
+			"message_count": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "The sum over partitions of `latest_offset - earliest_offset`. Exact only for " +
+					"topics that are neither compacted nor transactional; otherwise an upper bound, since " +
+					"compaction leaves gaps and transaction markers take offsets. 0 exactly when the topic is " +
+					"drained (every partition empty).",
+			},
+			"partitions": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "One entry per partition, sorted by partition number.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
+					"earliest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The log start " +
+						"offset (ListOffsets timestamp -2)."},
+					"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The high watermark, " +
+						"or under `read_committed` the last stable offset (ListOffsets timestamp -1)."},
+					"timestamp_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "With " +
+						"`timestamp` set, the first offset whose record timestamp is at or after it; `null` when " +
+						"no record is that late (a consumer would start at `latest_offset`) or without `timestamp`."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *TopicOffsetsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureData(req, resp)
+}
+
+func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m topicOffsetsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
+		return
+	}
+	q := kafkaclient.OffsetsRequest{
+		Topic:       m.Topic.ValueString(),
+		Isolation:   isolation(m.IsolationLevel),
+		TimestampMs: timestampMs(m.Timestamp, path.Root("timestamp"), &resp.Diagnostics),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx = tflog.SetField(ctx, "topic", q.Topic)
+	res, err := d.data.client.Offsets(ctx, q)
+	if err != nil {
+		addReadError(&resp.Diagnostics, err, path.Root("topic"))
+		return
+	}
+
+	var total int64
+	partitions := make([]attr.Value, len(res))
+	for i, p := range res {
+		total += p.Latest - p.Earliest
+		obj, diags := types.ObjectValue(topicPartitionType.AttrTypes, map[string]attr.Value{
+			"partition":        types.Int64Value(int64(p.Partition)),
+			"earliest_offset":  types.Int64Value(p.Earliest),
+			"latest_offset":    types.Int64Value(p.Latest),
+			"timestamp_offset": optionalInt64(p.TimestampOffset),
+		})
+		resp.Diagnostics.Append(diags...)
+		partitions[i] = obj
+	}
+	list, diags := types.ListValue(topicPartitionType, partitions)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tflog.Debug(ctx, "read topic offsets", map[string]any{"partition_count": len(res), "message_count": total})
+	m.PartitionCount = types.Int64Value(int64(len(res)))
+	m.MessageCount = types.Int64Value(total)
+	m.Partitions = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// configureData is the shared Configure of every data source: it keeps the provider's client.
+func configureData(req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) *providerData {
+	if req.ProviderData == nil {
+		return nil // the provider is not configured yet (validation); Read always comes after Configure
+	}
+	data, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
+	}
+	return data
+}
+
+// clientKnown reports whether there is a client to read with, and explains when there is not.
+func clientKnown(data *providerData, diags *diag.Diagnostics) bool {
+	if data == nil || data.client == nil {
+		diags.AddError("Provider configuration not known yet", providerUnknownDetail)
+		return false
+	}
+	return true
+}
