@@ -8,10 +8,12 @@
 #   tools/kafka.sh start             start a broker; prints its bootstrap address
 #   tools/kafka.sh stop              stop it and delete its files (no-op if none)
 #   tools/kafka.sh run -- CMD ARGS   start, run CMD with KAFKA_BOOTSTRAP_SERVERS
-#                                    set, always stop; exits with CMD's status.
-#                                    If KAFKA_BOOTSTRAP_SERVERS is already set,
-#                                    just runs CMD against that.
+#                                    and the variables below set, always stop;
+#                                    exits with CMD's status. If
+#                                    KAFKA_BOOTSTRAP_SERVERS is already set, just
+#                                    runs CMD against that (no TLS/SASL variables).
 #   tools/kafka.sh bootstrap         print the running broker's bootstrap address
+#   tools/kafka.sh env               print the variables below as export lines
 #   tools/kafka.sh log               print the path of the running broker's log
 #   tools/kafka.sh status            exit 0 if a broker is running
 #
@@ -31,6 +33,30 @@
 #                        APIs work without restricting anything; 0: no authorizer
 #   KAFKA_EXTRA_PROPERTIES  extra server.properties lines appended verbatim
 #   KAFKA_KEEP_WORKDIR   1: "stop" keeps the broker's temp dir (config, log)
+#
+# Listeners: the one broker serves PLAINTEXT (KAFKA_BOOTSTRAP_SERVERS, no
+# authentication, as always) and, for the TLS/SASL tests, on more loopback ports:
+#   SSL             TLS, no client certificate asked    KAFKA_SSL_BOOTSTRAP_SERVERS
+#   MTLS (SSL)      TLS, ssl.client.auth=required        KAFKA_MTLS_BOOTSTRAP_SERVERS
+#   SASL_PLAINTEXT  SASL without TLS                     KAFKA_SASL_PLAINTEXT_BOOTSTRAP_SERVERS
+#   SASL_SSL        SASL over TLS                        KAFKA_SASL_SSL_BOOTSTRAP_SERVERS
+# Both SASL listeners enable PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER
+# (Kafka's unsecured-JWS validator: any token with alg "none" and a "sub"
+# claim; the tests serve the token endpoint themselves).
+# Exported to CMD by "run" (and printed by "env"); the TEST_ names keep them
+# away from the provider's own KAFKA_SASL_* / KAFKA_CA_CERT fallbacks:
+#   KAFKA_TEST_CA_FILE           PEM of the test CA (signed the broker's and
+#                                the client's certificate; made at start time)
+#   KAFKA_TEST_CLIENT_CERT_FILE  PEM client certificate, CN=tfacc-client
+#   KAFKA_TEST_CLIENT_KEY_FILE   PEM (PKCS#8) key of that certificate
+#   KAFKA_TEST_SASL_USERNAME     user for PLAIN, SCRAM-SHA-256, SCRAM-SHA-512
+#   KAFKA_TEST_SASL_PASSWORD     its password (random per start)
+#   KAFKA_TEST_OAUTH_PRINCIPAL   the "sub" an OAUTHBEARER token needs to be a
+#                                super user (any sub authenticates)
+# Super users (KAFKA_ACLS=1): User:ANONYMOUS (PLAINTEXT, SSL), the SASL user,
+# User:CN=tfacc-client (MTLS) and the OAuth principal.
+# Needs openssl: certificates are generated into the broker's temp dir at
+# start, no key is committed. SCRAM users are created when formatting.
 #
 # stdout carries only results (the bootstrap address, the log path); progress
 # goes to stderr, so `addr=$(tools/kafka.sh start)` works.
@@ -126,15 +152,16 @@ running_pid() {
   echo "$pid"
 }
 
-# Two distinct free TCP ports on 127.0.0.1. The kernel picks them (bind to
+# N distinct free TCP ports on 127.0.0.1. The kernel picks them (bind to
 # port 0); the tiny race until the broker binds is handled by a retry in
 # do_start.
-free_ports() {
+free_ports() { # N
+  local n=$1
   if command -v python3 >/dev/null; then
-    python3 - <<'EOF'
-import socket
+    python3 - "$n" <<'EOF'
+import socket, sys
 socks = []
-for _ in range(2):
+for _ in range(int(sys.argv[1])):
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     socks.append(s)
@@ -144,7 +171,7 @@ EOF
   fi
   # Fallback: random high ports that refuse connections.
   local ports=() p
-  while ((${#ports[@]} < 2)); do
+  while ((${#ports[@]} < n)); do
     p=$((20000 + RANDOM % 40000))
     [[ " ${ports[*]} " == *" $p "* ]] && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then ports+=("$p"); fi
@@ -165,8 +192,52 @@ random_cluster_id() {
 
 # ------------------------------------------------------------------ start --
 
-write_config() { # dir broker_port controller_port
-  local dir=$1 port=$2 cport=$3
+# Test user names; the password is random per start (make_credentials).
+sasl_user=tfacc
+oauth_principal=tfacc-oauth
+client_cn=tfacc-client
+
+# A CA, a broker certificate for localhost/127.0.0.1 and a client certificate
+# (CN=tfacc-client), all EC P-256, valid 2 days, in $dir/tls. The broker reads
+# PEM directly (ssl.keystore.type=PEM: key + chain in one file).
+make_certs() { # dir
+  local t=$1/tls
+  command -v openssl >/dev/null || die "openssl not found (needed for the TLS listeners' certificates)"
+  mkdir -p "$t"
+  (
+    cd "$t"
+    set -e
+    exec 2>"$t/openssl.log"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+      -subj "/CN=tfacc test CA" -keyout ca.key -out ca.pem \
+      -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign
+    local who
+    for who in broker client; do
+      local cn=localhost ext="subjectAltName=DNS:localhost,IP:127.0.0.1
+extendedKeyUsage=serverAuth,clientAuth"
+      if [[ $who == client ]]; then
+        cn=$client_cn ext="extendedKeyUsage=clientAuth"
+      fi
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$cn" \
+        -keyout "$who.key" -out "$who.csr"
+      printf '%s\n' "$ext" >"$who.ext"
+      openssl x509 -req -in "$who.csr" -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+        -extfile "$who.ext" -out "$who.pem"
+    done
+    cat broker.key broker.pem ca.pem >broker-keystore.pem
+    rm -f ./*.csr ./*.ext ca.key ca.srl
+  ) || { cat "$t/openssl.log" >&2; die "generating the test certificates failed"; }
+}
+
+make_credentials() { # dir
+  local pw
+  pw=$(openssl rand -hex 16)
+  printf '%s\n' "$pw" >"$1/tls/sasl-password"
+}
+
+write_config() { # dir broker_port controller_port ssl_port mtls_port sasl_plaintext_port sasl_ssl_port
+  local dir=$1 port=$2 cport=$3 sslp=$4 mtlsp=$5 saslp=$6 saslsp=$7 pw
+  pw=$(cat "$dir/tls/sasl-password")
   {
     echo "# Written by tools/kafka.sh: single-node KRaft broker for tests."
     echo "process.roles=broker,controller"
@@ -176,10 +247,33 @@ write_config() { # dir broker_port controller_port
     # controller.quorum.bootstrap.servers) would need 3.9+.
     echo "controller.quorum.voters=1@127.0.0.1:$cport"
     echo "controller.listener.names=CONTROLLER"
-    echo "listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport"
-    echo "advertised.listeners=PLAINTEXT://127.0.0.1:$port"
+    # Each client listener is advertised, so that kafka-go (which connects to
+    # the advertised address of the listener it bootstrapped from) stays on it.
+    local client_listeners="PLAINTEXT://127.0.0.1:$port,SSL://127.0.0.1:$sslp,MTLS://127.0.0.1:$mtlsp"
+    client_listeners+=",SASL_PLAINTEXT://127.0.0.1:$saslp,SASL_SSL://127.0.0.1:$saslsp"
+    echo "listeners=$client_listeners,CONTROLLER://127.0.0.1:$cport"
+    echo "advertised.listeners=$client_listeners"
     echo "inter.broker.listener.name=PLAINTEXT"
-    echo "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+    echo "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL,MTLS:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"
+    # TLS: PEM key store and trust store (Kafka 2.7+), made by make_certs.
+    echo "ssl.keystore.type=PEM"
+    echo "ssl.keystore.location=$dir/tls/broker-keystore.pem"
+    echo "ssl.truststore.type=PEM"
+    echo "ssl.truststore.location=$dir/tls/ca.pem"
+    echo "ssl.client.auth=none"
+    echo "listener.name.mtls.ssl.client.auth=required"
+    # SASL: the same four mechanisms on both SASL listeners. PLAIN users come
+    # from the JAAS options, SCRAM users from the metadata log (format
+    # --add-scram), OAUTHBEARER tokens are checked by Kafka's default server
+    # callback, the unsecured-JWS validator (alg "none"; it fetches nothing).
+    echo "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER"
+    local l
+    for l in sasl_plaintext sasl_ssl; do
+      echo "listener.name.$l.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$sasl_user=\"$pw\";"
+      echo "listener.name.$l.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+      echo "listener.name.$l.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+      echo "listener.name.$l.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub=\"broker\";"
+    done
     echo "log.dirs=$dir/data"
     echo "auto.create.topics.enable=true"
     echo "num.partitions=1"
@@ -208,7 +302,7 @@ write_config() { # dir broker_port controller_port
       # principal on PLAINTEXT is User:ANONYMOUS; as super user it may do
       # everything, so ACLs can be created and listed but never deny.
       echo "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"
-      echo "super.users=User:ANONYMOUS"
+      echo "super.users=User:ANONYMOUS;User:$sasl_user;User:CN=$client_cn;User:$oauth_principal"
     fi
     if [[ -n ${KAFKA_EXTRA_PROPERTIES:-} ]]; then
       printf '%s\n' "$KAFKA_EXTRA_PROPERTIES"
@@ -252,10 +346,13 @@ jvm_opts() { # dir
 # One attempt: fresh dir, ports, format, launch, wait. Returns 0 when ready,
 # 1 on failure, 3 when a port was taken in the meantime (worth a retry).
 start_once() {
-  local dir port cport logf pid opts
+  local dir port cport sslp mtlsp saslp saslsp logf pid opts pw
   dir=$(mktemp -d "${TMPDIR:-/tmp}/kafka-broker.XXXXXX")
-  read -r port cport <<<"$(free_ports)"
-  write_config "$dir" "$port" "$cport"
+  read -r port cport sslp mtlsp saslp saslsp <<<"$(free_ports 6)"
+  make_certs "$dir"
+  make_credentials "$dir"
+  pw=$(cat "$dir/tls/sasl-password")
+  write_config "$dir" "$port" "$cport" "$sslp" "$mtlsp" "$saslp" "$saslsp"
   logf="$dir/broker.log"
   opts=$(jvm_opts "$dir")
 
@@ -263,7 +360,10 @@ start_once() {
   # Small heap, no JIT tiers beyond C1: it is a short-lived tool run.
   if ! java -Xmx128m -XX:TieredStopAtLevel=1 "$opts" -cp "$libs/*" \
       kafka.tools.StorageTool format -t "$(random_cluster_id)" \
-      -c "$dir/server.properties" >"$dir/format.log" 2>&1; then
+      -c "$dir/server.properties" \
+      --add-scram "SCRAM-SHA-256=[name=$sasl_user,password=$pw]" \
+      --add-scram "SCRAM-SHA-512=[name=$sasl_user,password=$pw]" \
+      >"$dir/format.log" 2>&1; then
     cat "$dir/format.log" >&2
     rm -rf "$dir"
     die "formatting the KRaft storage failed"
@@ -284,6 +384,19 @@ start_once() {
   echo "$dir" >"$state_dir/workdir"
   echo "$logf" >"$state_dir/log"
   echo "$version" >"$state_dir/version"
+  {
+    echo "export KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:$port"
+    echo "export KAFKA_SSL_BOOTSTRAP_SERVERS=127.0.0.1:$sslp"
+    echo "export KAFKA_MTLS_BOOTSTRAP_SERVERS=127.0.0.1:$mtlsp"
+    echo "export KAFKA_SASL_PLAINTEXT_BOOTSTRAP_SERVERS=127.0.0.1:$saslp"
+    echo "export KAFKA_SASL_SSL_BOOTSTRAP_SERVERS=127.0.0.1:$saslsp"
+    echo "export KAFKA_TEST_CA_FILE=$dir/tls/ca.pem"
+    echo "export KAFKA_TEST_CLIENT_CERT_FILE=$dir/tls/client.pem"
+    echo "export KAFKA_TEST_CLIENT_KEY_FILE=$dir/tls/client.key"
+    echo "export KAFKA_TEST_SASL_USERNAME=$sasl_user"
+    echo "export KAFKA_TEST_SASL_PASSWORD=$pw"
+    echo "export KAFKA_TEST_OAUTH_PRINCIPAL=$oauth_principal"
+  } >"$state_dir/env"
 
   # Ready = the port accepts connections and Kafka logged that it finished
   # starting (both KafkaRaftServer in 3.x and 4.x log "Kafka Server started").
@@ -292,7 +405,7 @@ start_once() {
     if ! kill -0 "$pid" 2>/dev/null; then
       break
     fi
-    if grep -q 'Kafka Server started' "$logf" && port_open "$port"; then
+    if grep -q 'Kafka Server started' "$logf" && port_open "$port" && port_open "$saslsp"; then
       return 0
     fi
     sleep 0.2
@@ -340,7 +453,7 @@ do_start() {
 # ------------------------------------------------------------------- stop --
 
 clear_state() {
-  rm -f "$state_dir"/{pid,bootstrap,workdir,log,version}
+  rm -f "$state_dir"/{pid,bootstrap,workdir,log,version,env}
 }
 
 do_stop() {
@@ -405,9 +518,11 @@ do_run() {
   trap 'stop_child; exit 130' INT
   trap 'stop_child; exit 143' TERM
 
-  local addr rc=0
-  addr=$(do_start | tail -n1)
-  export KAFKA_BOOTSTRAP_SERVERS=$addr
+  local rc=0
+  (do_start) >/dev/null # in a subshell, as before: the state lock (fd 9) is not held while CMD runs
+  # KAFKA_BOOTSTRAP_SERVERS (PLAINTEXT) and the TLS/SASL variables (header).
+  # shellcheck disable=SC1091
+  source "$state_dir/env"
   KAFKA_BROKER_LOG=$(cat "$state_dir/log")
   export KAFKA_BROKER_LOG
   log "running: $*"
@@ -444,7 +559,7 @@ case $cmd in
   start) do_start ;;
   stop) do_stop ;;
   run) do_run "$@" ;;
-  bootstrap | log)
+  bootstrap | log | env)
     running_pid >/dev/null || die "no broker is running (state dir $state_dir)"
     cat "$state_dir/$cmd"
     ;;
