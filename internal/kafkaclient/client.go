@@ -99,10 +99,11 @@ func (c *Client) acquire(topics ...string) *topicTransport {
 	}
 	dials := newDialLog(c.cfg.Dial, c.cfg.TLS == nil)
 	transport := &kafka.Transport{
-		Dial:        dials.dial,
+		// TCP through dials, then the TLS handshake (Transport.TLS stays nil) and a watch on the
+		// SASL exchange, so that their failures name the broker and the cause (tls_dial.go).
+		Dial:        newSecureDialer(dials, c.cfg).dial,
 		DialTimeout: c.cfg.Timeout, // covers TCP, TLS, ApiVersions and SASL; our context bounds it too
 		ClientID:    c.cfg.ClientID,
-		TLS:         c.cfg.TLS,
 		SASL:        c.cfg.SASL,
 		// Ask only for these topics (a non-nil empty list asks for none): no full-cluster
 		// metadata, and Metadata requests from the transport never allow auto-creation.

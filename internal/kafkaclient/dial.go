@@ -32,6 +32,7 @@ type addrRecord struct {
 	answered  bool   // the peer sent the start of a plausible Kafka response
 	notKafka  string // what the peer sent instead of a Kafka response, if it did
 	readErr   error  // how a connection that never answered ended (EOF, reset), if it did
+	security  string // a TLS failure that explains the address (tls_dial.go), if any
 }
 
 // newDialLog wraps dial. With checkFrames (plaintext connections, where the first bytes read are
@@ -130,7 +131,8 @@ func notKafka(head []byte) string {
 	}
 	switch {
 	case head[0] == 0x15 || head[0] == 0x16:
-		return "answered with TLS (a TLS listener: configure TLS for it, or use its plaintext port)"
+		return "answered with TLS: a TLS/plaintext mismatch, the port is a TLS listener (SSL or SASL_SSL) " +
+			"while the provider speaks plaintext (add a tls block, or use the plaintext port)"
 	case bytes.HasPrefix(head, []byte("HTTP")):
 		return "answered with HTTP (an HTTP server, not a Kafka listener)"
 	case bytes.HasPrefix(head, []byte("SSH-")):
@@ -141,6 +143,8 @@ func notKafka(head []byte) string {
 
 func (r *addrRecord) problem() string {
 	switch {
+	case r.security != "":
+		return r.security
 	case r.answered:
 		return ""
 	case r.notKafka != "":

@@ -132,6 +132,13 @@ func isRetriable(err error) bool {
 	if errors.As(err, &be) {
 		return retriable[be.Code]
 	}
+	var (
+		tlsErr  *TLSError
+		saslErr *SASLError
+	)
+	if errors.As(err, &tlsErr) || errors.As(err, &saslErr) {
+		return false // the same certificate or credentials fail the same way again
+	}
 	var tnf *TopicNotFoundError
 	var oor *PartitionOutOfRangeError
 	var un *UnreachableError

@@ -1,0 +1,223 @@
+package kafkaclient
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"math/big"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+)
+
+// testPKI is a CA with a server certificate for 127.0.0.1/localhost and a client certificate,
+// made in memory for each test.
+type testPKI struct {
+	caPEM                 string
+	serverCert            tls.Certificate
+	clientCert, clientKey string
+	pool                  *x509.CertPool
+}
+
+func newTestPKI(t *testing.T) *testPKI {
+	t.Helper()
+	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	caTmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "unit test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, _ := x509.ParseCertificate(caDER)
+	issue := func(cn string, usage x509.ExtKeyUsage, ips []net.IP, dns []string) (string, string) {
+		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		tmpl := &x509.Certificate{
+			SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: cn},
+			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+			ExtKeyUsage: []x509.ExtKeyUsage{usage}, IPAddresses: ips, DNSNames: dns,
+		}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keyDER, _ := x509.MarshalPKCS8PrivateKey(key)
+		return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
+			string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}))
+	}
+	p := &testPKI{caPEM: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}))}
+	sc, sk := issue("localhost", x509.ExtKeyUsageServerAuth, []net.IP{net.ParseIP("127.0.0.1")}, []string{"localhost"})
+	p.serverCert, err = tls.X509KeyPair([]byte(sc), []byte(sk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.clientCert, p.clientKey = issue("unit-client", x509.ExtKeyUsageClientAuth, nil, nil)
+	p.pool = x509.NewCertPool()
+	p.pool.AddCert(ca)
+	return p
+}
+
+func TestParsePEMSaysWhatIsWrongWithoutQuotingIt(t *testing.T) {
+	p := newTestPKI(t)
+	const secret = "CANARY-not-a-key"
+	for _, tc := range []struct {
+		name string
+		cfg  TLSConfig
+		want string
+	}{
+		{"path instead of PEM", TLSConfig{CACert: "/etc/ssl/ca.pem"}, "ca_cert: holds no PEM block"},
+		{"key as CA", TLSConfig{CACert: p.clientKey}, `ca_cert: PEM block 1 is a "PRIVATE KEY", not a CERTIFICATE`},
+		{"damaged certificate", TLSConfig{CACert: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"},
+			"ca_cert: certificate 1 does not parse"},
+		{"trailing garbage", TLSConfig{CACert: p.caPEM + "garbage"}, "ca_cert: has text after certificate 1"},
+		{"cert without key", TLSConfig{ClientCert: p.clientCert}, "client_cert: is set without client_key"},
+		{"key without cert", TLSConfig{ClientKey: p.clientKey}, "client_key: is set without client_cert"},
+		{"key not PEM", TLSConfig{ClientCert: p.clientCert, ClientKey: secret}, "client_key: holds no PEM block"},
+		{"swapped", TLSConfig{ClientCert: p.clientKey, ClientKey: p.clientCert}, "client_cert: PEM block 1 is a \"PRIVATE KEY\""},
+		{"cert as key", TLSConfig{ClientCert: p.clientCert, ClientKey: p.clientCert}, "client_key: holds a CERTIFICATE where the private key belongs"},
+		{"encrypted key", TLSConfig{ClientCert: p.clientCert, ClientKey: "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n"},
+			"client_key: is an encrypted private key"},
+		{"key of another certificate", TLSConfig{ClientCert: p.clientCert, ClientKey: newTestPKI(t).clientKey},
+			"client_cert and client_key: do not form a key pair: private key does not match public key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewTLSConfig(tc.cfg)
+			var pe *PEMError
+			if !errors.As(err, &pe) || err.Error() != tc.want && !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("got %v, want a PEMError starting %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "AAAA") {
+				t.Fatalf("error quotes its input: %v", err)
+			}
+		})
+	}
+	cfg, err := NewTLSConfig(TLSConfig{CACert: p.caPEM, ClientCert: p.clientCert, ClientKey: p.clientKey, ServerName: "kafka.internal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RootCAs == nil || len(cfg.Certificates) != 1 || cfg.ServerName != "kafka.internal" || cfg.MinVersion != tls.VersionTLS12 {
+		t.Fatalf("config not built from the inputs: %+v", cfg)
+	}
+}
+
+// tlsServer accepts TLS connections with cfg and completes the handshake; it sends nothing else.
+func tlsServer(t *testing.T, cfg *tls.Config) string {
+	t.Helper()
+	l, err := tls.Listen("tcp", "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+			if tc, ok := c.(*tls.Conn); ok {
+				_ = tc.Handshake()
+			}
+			buf := make([]byte, 1024)
+			_, _ = c.Read(buf) // a TLS 1.3 server reports a bad client certificate here
+			_ = c.Close()
+		}
+	}()
+	t.Cleanup(func() { _ = l.Close(); <-done })
+	return l.Addr().String()
+}
+
+func dialTLSOnce(t *testing.T, address string, cfg TLSConfig) error {
+	t.Helper()
+	tc, err := NewTLSConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSecureDialer(newDialLog((&net.Dialer{}).DialContext, false), Config{TLS: tc})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	conn, err := s.dial(ctx, "tcp", address)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = conn.Close() }()
+	// A first request, so that a TLS 1.3 server's verdict on the client certificate arrives.
+	_ = conn.SetDeadline(time.Now().Add(3 * time.Second))
+	if _, err := conn.Write([]byte{0, 0, 0, 8, 0, 18, 0, 0, 0, 0, 0, 1}); err != nil {
+		return err
+	}
+	_, err = conn.Read(make([]byte, 16))
+	return err
+}
+
+func TestTLSFailuresAreNamed(t *testing.T) {
+	p := newTestPKI(t)
+	plain := newTestPKI(t) // another CA
+	serverOnly := tlsServer(t, &tls.Config{Certificates: []tls.Certificate{p.serverCert}})
+	mutual := tlsServer(t, &tls.Config{Certificates: []tls.Certificate{p.serverCert}, ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: p.pool})
+	for _, tc := range []struct {
+		name    string
+		addr    string
+		cfg     TLSConfig
+		problem TLSProblem
+		want    string
+	}{
+		{"unknown CA", serverOnly, TLSConfig{CACert: plain.caPEM}, TLSUnknownAuthority, "signed by an unknown certificate authority"},
+		{"host name", serverOnly, TLSConfig{CACert: p.caPEM, ServerName: "kafka.example"}, TLSHostnameMismatch, `not valid for the name "kafka.example"`},
+		{"no client certificate", mutual, TLSConfig{CACert: p.caPEM}, TLSClientCertRequired, "requires mutual TLS"},
+		{"client certificate of another CA", mutual, TLSConfig{CACert: p.caPEM, ClientCert: plain.clientCert, ClientKey: plain.clientKey},
+			TLSClientCertRejected, "rejected the client certificate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := dialTLSOnce(t, tc.addr, tc.cfg)
+			var te *TLSError
+			if !errors.As(err, &te) || te.Problem != tc.problem || !strings.Contains(err.Error(), tc.want) ||
+				!strings.Contains(err.Error(), tc.addr) {
+				t.Fatalf("got %v, want a TLSError (problem %d) naming %s and saying %q", err, tc.problem, tc.addr, tc.want)
+			}
+		})
+	}
+	t.Run("mutual TLS works", func(t *testing.T) {
+		err := dialTLSOnce(t, mutual, TLSConfig{CACert: p.caPEM, ClientCert: p.clientCert, ClientKey: p.clientKey})
+		var te *TLSError
+		if errors.As(err, &te) {
+			t.Fatalf("a valid client certificate was refused: %v", err)
+		}
+	})
+}
+
+// TLS configured against a plaintext Kafka listener (kfake, which, unlike Apache Kafka, does not
+// close the connection on a ClientHello but waits for the rest of a "frame" of 369 MiB): an
+// UnreachableError that names the mismatch when the timeout runs out, not later. (Against the real
+// broker, which closes at once, the acceptance test TestAccAuth_tlsPlaintextMismatch.)
+func TestTLSToPlaintextListener(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t1"))
+	const timeout = 2 * time.Second
+	cl, err := New(Config{BootstrapServers: c.ListenAddrs(), Timeout: timeout, TLS: &tls.Config{MinVersion: tls.VersionTLS12}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	start := time.Now()
+	_, err = cl.PartitionOffsets(context.Background(), "t1", 0)
+	var un *UnreachableError
+	if !errors.As(err, &un) || !strings.Contains(err.Error(), "TLS/plaintext mismatch") ||
+		!strings.Contains(err.Error(), c.ListenAddrs()[0]) {
+		t.Fatalf("got %v, want an UnreachableError naming the address and the TLS/plaintext mismatch", err)
+	}
+	if took := time.Since(start); took > timeout+time.Second {
+		t.Fatalf("took %v: more than the timeout of %v", took, timeout)
+	}
+}
