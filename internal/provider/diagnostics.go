@@ -22,6 +22,7 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 		groupMissing  *kafkaclient.GroupNotFoundError
 	)
 	switch {
+	case addAuthError(diags, err): // TLS and SASL failures: provider_auth_diagnostics.go
 	case errors.As(err, &groupMissing):
 		diags.AddAttributeError(path.Root("group_id"), "Consumer group not found", err.Error()+
 			". Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")
@@ -33,8 +34,9 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 		diags.AddAttributeError(path.Root("partition"), "Partition out of range", err.Error()+".")
 	case errors.As(err, &unreachable):
 		diags.AddError("Cannot reach the Kafka cluster",
-			err.Error()+". Check bootstrap_servers and that each address is a running broker's plaintext "+
-				"listener; on a slow network raise the provider's timeout.")
+			err.Error()+". Check bootstrap_servers and that each address is a running broker's listener of the "+
+				"kind the tls and sasl blocks say (plaintext without a tls block); on a slow network raise the "+
+				"provider's timeout.")
 	case errors.As(err, &broker):
 		diags.AddError("Kafka broker refused the request", err.Error()+".")
 	case errors.As(err, &timedOut):

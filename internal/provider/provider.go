@@ -55,6 +55,8 @@ type providerModel struct {
 	BootstrapServers types.List   `tfsdk:"bootstrap_servers"`
 	ClientID         types.String `tfsdk:"client_id"`
 	Timeout          types.String `tfsdk:"timeout"`
+	TLS              *tlsModel    `tfsdk:"tls"`  // provider_auth.go
+	SASL             *saslModel   `tfsdk:"sasl"` // provider_auth.go
 }
 
 // providerData is what data sources receive. client is nil when the provider's configuration
@@ -72,7 +74,14 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads offsets from Apache Kafka so that plans can print them and modules can " +
 			"gate changes on them. Read-only: the provider never creates topics, never joins or commits for a " +
-			"consumer group and never writes to the cluster. It speaks plaintext Kafka (PLAINTEXT listeners).",
+			"consumer group and never writes to the cluster.\n\n" +
+			"Without a `tls` or `sasl` block it speaks plaintext Kafka (`PLAINTEXT` listeners). The `tls` block turns " +
+			"on TLS and mutual TLS (`SSL` listeners), the `sasl` block SASL authentication with PLAIN, SCRAM-SHA-256, " +
+			"SCRAM-SHA-512, OAUTHBEARER or AWS MSK IAM (`SASL_PLAINTEXT`, or `SASL_SSL` with both blocks). Secrets " +
+			"(`password`, `client_key`, `client_secret`, `token`) are sensitive and never logged. See the " +
+			"authentication guide for MSK, Confluent Cloud, Aiven, Strimzi and Redpanda, and for what each " +
+			"connection error means.",
+		Blocks: authBlocks(), // provider_auth.go
 		Attributes: map[string]schema.Attribute{
 			"bootstrap_servers": schema.ListAttribute{
 				ElementType: types.StringType,
@@ -127,25 +136,31 @@ func (p *KafkaProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		clientCfg.ClientID = cfg.ClientID.ValueString()
 	}
 	clientCfg.Timeout = timeout(cfg, &resp.Diagnostics)
+	sec := resolveSecurity(ctx, cfg, true, &resp.Diagnostics) // provider_auth.go: tls and sasl blocks
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	clientCfg.TLS, clientCfg.SASL = sec.tls, sec.sasl
 
 	client, err := p.newClient(clientCfg)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("bootstrap_servers"), "Invalid Kafka client configuration", err.Error())
 		return
 	}
-	tflog.Debug(ctx, "Kafka client configured", map[string]any{
+	fields := map[string]any{
 		"bootstrap_servers": strings.Join(clientCfg.BootstrapServers, ","),
 		"client_id":         clientCfg.ClientID,
 		"timeout":           clientCfg.Timeout.String(),
-	})
+	}
+	for k, v := range sec.logFields { // names and sources only, never a secret
+		fields[k] = v
+	}
+	tflog.Debug(ctx, "Kafka client configured", fields)
 	resp.DataSourceData = &providerData{client: client}
 }
 
 func isKnown(cfg providerModel) bool {
-	if cfg.BootstrapServers.IsUnknown() || cfg.ClientID.IsUnknown() || cfg.Timeout.IsUnknown() {
+	if cfg.BootstrapServers.IsUnknown() || cfg.ClientID.IsUnknown() || cfg.Timeout.IsUnknown() || !authKnown(cfg) {
 		return false
 	}
 	for _, e := range cfg.BootstrapServers.Elements() {

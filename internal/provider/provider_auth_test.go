@@ -1,0 +1,359 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// Acceptance tests of the tls and sasl blocks against the broker's SSL, MTLS, SASL_PLAINTEXT and
+// SASL_SSL listeners (tools/kafka.sh). Offsets are checked against kadm on the PLAINTEXT listener:
+// the same broker, the same partition, an independent client.
+
+// authTopic is a topic with 5 records of which the first 2 are deleted: earliest 2, latest 5.
+func authTopic(t *testing.T) (*acctest.Kafka, string) {
+	t.Helper()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.Produce(topic, 0, 5)
+	k.DeleteRecordsBefore(topic, 0, 2)
+	return k, topic
+}
+
+// authConfig is a provider block with the given address and inner blocks, and one data source.
+func authConfig(addr, blocks, topic string) string {
+	return fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+  timeout           = "20s"
+%s
+}
+
+data "kafka_partition_offsets" "test" {
+  topic     = %q
+  partition = 0
+}
+`, addr, blocks, topic)
+}
+
+func TestAccAuth_eachMechanismAndTLSMode(t *testing.T) {
+	b := acctest.Auth(t)
+	k, topic := authTopic(t)
+	tokens := acctest.NewTokenEndpoint(t, "tfacc-app", "app-secret", b.OAuthPrincipal)
+	tlsBlock := fmt.Sprintf("  tls {\n    ca_cert = file(%q)\n  }\n", b.CAFile)
+	mtlsBlock := fmt.Sprintf("  tls {\n    ca_cert     = file(%q)\n    client_cert = file(%q)\n    client_key  = file(%q)\n  }\n",
+		b.CAFile, b.ClientCertFile, b.ClientKeyFile)
+	userPass := func(mechanism string) string {
+		return fmt.Sprintf("  sasl {\n    mechanism = %q\n    username  = %q\n    password  = %q\n  }\n", mechanism, b.Username, b.Password)
+	}
+	oauthClient := fmt.Sprintf("  sasl {\n    mechanism     = \"oauthbearer\"\n    token_url     = %q\n    client_id     = \"tfacc-app\"\n"+
+		"    client_secret = \"app-secret\"\n    scopes        = [\"kafka\"]\n  }\n", tokens.URL)
+	oauthStatic := fmt.Sprintf("  sasl {\n    mechanism = \"OAUTHBEARER\"\n    token     = %q\n  }\n", acctest.UnsecuredJWT(b.OAuthPrincipal, time.Hour))
+	for _, tc := range []struct{ name, addr, blocks string }{
+		{"SSL", b.SSL, tlsBlock},
+		{"SSL with server_name", b.SSL, fmt.Sprintf("  tls {\n    ca_cert     = file(%q)\n    server_name = \"localhost\"\n  }\n", b.CAFile)},
+		{"mutual TLS", b.MTLS, mtlsBlock},
+		{"mutual TLS on a listener that does not ask", b.SSL, mtlsBlock},
+		{"SASL_PLAINTEXT PLAIN", b.SASLPlaintext, userPass("plain")},
+		{"SASL_PLAINTEXT SCRAM-SHA-256", b.SASLPlaintext, userPass("scram-sha-256")},
+		{"SASL_PLAINTEXT SCRAM-SHA-512 (community spelling)", b.SASLPlaintext, userPass("scram-sha512")},
+		{"SASL_PLAINTEXT OAUTHBEARER client credentials", b.SASLPlaintext, oauthClient},
+		{"SASL_PLAINTEXT OAUTHBEARER static token", b.SASLPlaintext, oauthStatic},
+		{"SASL_SSL PLAIN", b.SASLSSL, tlsBlock + userPass("PLAIN")},
+		{"SASL_SSL SCRAM-SHA-256 (community spelling)", b.SASLSSL, tlsBlock + userPass("scram-sha256")},
+		{"SASL_SSL SCRAM-SHA-512", b.SASLSSL, tlsBlock + userPass("scram-sha-512")},
+		{"SASL_SSL OAUTHBEARER client credentials", b.SASLSSL, tlsBlock + oauthClient},
+		{"SASL_SSL OAUTHBEARER static token", b.SASLSSL, tlsBlock + oauthStatic},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:            authConfig(tc.addr, tc.blocks, topic),
+					ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 2, 5),
+				}},
+			})
+		})
+	}
+	if tokens.Hits.Load() == 0 {
+		t.Fatal("the token endpoint issued no token: the OAUTHBEARER client-credentials cases did not use it")
+	}
+}
+
+// Every attribute from the environment, with the community provider's names (and a file path
+// where PEM is expected).
+func TestAccAuth_environment(t *testing.T) {
+	b := acctest.Auth(t)
+	k, topic := authTopic(t)
+	config := func(addr string) string {
+		return fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+}
+data "kafka_partition_offsets" "test" {
+  topic     = %q
+  partition = 0
+}
+`, addr, topic)
+	}
+	t.Run("SASL_SSL, SCRAM-SHA-512, CA file path", func(t *testing.T) {
+		t.Setenv(EnvEnableTLS, "true")
+		t.Setenv(EnvCACert, b.CAFile)
+		t.Setenv(EnvSASLMechanism, "scram-sha512")
+		t.Setenv(EnvSASLUsername, b.Username)
+		t.Setenv(EnvSASLPassword, b.Password)
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{Config: config(b.SASLSSL),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 2, 5)}},
+		})
+	})
+	t.Run("mutual TLS, PEM text", func(t *testing.T) {
+		t.Setenv(EnvEnableTLS, "1")
+		t.Setenv(EnvCACert, acctest.ReadFile(t, b.CAFile))
+		t.Setenv(EnvClientCert, acctest.ReadFile(t, b.ClientCertFile))
+		t.Setenv(EnvClientKey, acctest.ReadFile(t, b.ClientKeyFile))
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{Config: config(b.MTLS),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 2, 5)}},
+		})
+	})
+	t.Run("a tls block's attribute wins over the environment", func(t *testing.T) {
+		t.Setenv(EnvCACert, acctest.OtherCA(t))
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:            authConfig(b.SSL, fmt.Sprintf("  tls {\n    ca_cert = file(%q)\n  }\n", b.CAFile), topic),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 2, 5)}},
+		})
+	})
+}
+
+func TestAccAuth_wrongPassword(t *testing.T) {
+	b := acctest.Auth(t)
+	for _, tc := range []struct{ mechanism, kafkaName, reason string }{
+		{"scram-sha-512", "SCRAM-SHA-512", "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"},
+		{"scram-sha-256", "SCRAM-SHA-256", "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-256"},
+		{"plain", "PLAIN", "Authentication failed: Invalid username or password"},
+	} {
+		t.Run(tc.mechanism, func(t *testing.T) {
+			blocks := fmt.Sprintf("  sasl {\n    mechanism = %q\n    username  = %q\n    password  = \"not-the-password\"\n  }\n", tc.mechanism, b.Username)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: authConfig(b.SASLPlaintext, blocks, "any"),
+					ExpectError: errorLike("Kafka authentication failed", "SASL authentication failed at broker "+b.SASLPlaintext,
+						fmt.Sprintf(`user "%s", mechanism %s`, b.Username, tc.kafkaName), "the broker says", tc.reason,
+						"Check username and password"),
+				}},
+			})
+		})
+	}
+	t.Run("oauthbearer token the broker refuses", func(t *testing.T) {
+		blocks := "  sasl {\n    mechanism = \"oauthbearer\"\n    token     = \"not-a-jwt\"\n  }\n"
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: authConfig(b.SASLPlaintext, blocks, "any"),
+				ExpectError: errorLike("Kafka authentication failed", "at broker "+b.SASLPlaintext,
+					"a static token, mechanism OAUTHBEARER", `the broker says`, "invalid_token"),
+			}},
+		})
+	})
+}
+
+func TestAccAuth_oauthTokenEndpointRefuses(t *testing.T) {
+	b := acctest.Auth(t)
+	tokens := acctest.NewTokenEndpoint(t, "tfacc-app", "the-right-secret", b.OAuthPrincipal)
+	blocks := fmt.Sprintf("  sasl {\n    mechanism     = \"oauthbearer\"\n    token_url     = %q\n    client_id     = \"tfacc-app\"\n"+
+		"    client_secret = \"a-wrong-secret\"\n  }\n", tokens.URL)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: authConfig(b.SASLPlaintext, blocks, "any"),
+			ExpectError: errorLike("Could not get SASL credentials", "mechanism OAUTHBEARER", `client_id "tfacc-app"`,
+				"to authenticate at broker "+b.SASLPlaintext, "answered HTTP 401", `"invalid_client"`, "Check token_url, client_id and client_secret"),
+		}},
+	})
+}
+
+func TestAccAuth_mechanismNotEnabled(t *testing.T) {
+	b := acctest.Auth(t)
+	// Apache Kafka has no AWS_MSK_IAM: the broker refuses it and lists what it offers. No AWS call
+	// is made (the handshake fails before any signing), but the SDK's configuration is loaded:
+	// keep it away from this machine's files.
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	for _, addr := range []string{b.SASLPlaintext} {
+		blocks := "  sasl {\n    mechanism = \"aws-iam\"\n    region    = \"eu-west-1\"\n  }\n"
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: authConfig(addr, blocks, "any"),
+				ExpectError: errorLike("SASL mechanism not enabled", "broker "+addr+" does not enable SASL mechanism AWS_MSK_IAM",
+					"it offers", "PLAIN", "OAUTHBEARER", "Set mechanism in the sasl block to one the listener offers"),
+			}},
+		})
+	}
+}
+
+func TestAccAuth_unknownCA(t *testing.T) {
+	b := acctest.Auth(t)
+	for _, tc := range []struct{ name, blocks string }{
+		{"system roots", "  tls {}\n"},
+		{"another CA", fmt.Sprintf("  tls {\n    ca_cert = <<-EOT\n%s    EOT\n  }\n", acctest.OtherCA(t))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: authConfig(b.SSL, tc.blocks, "any"),
+					ExpectError: errorLike("Broker certificate not trusted", "TLS with broker "+b.SSL+" failed",
+						"signed by an unknown certificate authority", "Set ca_cert in the tls block"),
+				}},
+			})
+		})
+	}
+}
+
+func TestAccAuth_certificateNameMismatch(t *testing.T) {
+	b := acctest.Auth(t)
+	blocks := fmt.Sprintf("  tls {\n    ca_cert     = file(%q)\n    server_name = \"kafka.example.com\"\n  }\n", b.CAFile)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: authConfig(b.SSL, blocks, "any"),
+			ExpectError: errorLike("Broker certificate does not match its address", "TLS with broker "+b.SSL,
+				`not valid for the name "kafka.example.com"`, "set server_name"),
+		}},
+	})
+}
+
+// Both directions of a TLS/plaintext mismatch are named, per address, at once: the provider's
+// timeout is 30 s and the step must end long before it.
+func TestAccAuth_tlsPlaintextMismatch(t *testing.T) {
+	b := acctest.Auth(t)
+	plaintext := acctest.BootstrapServers(t)[0]
+	for _, tc := range []struct {
+		name, addr, blocks string
+		want               []string
+	}{
+		{"TLS to the PLAINTEXT listener", plaintext, fmt.Sprintf("  tls {\n    ca_cert = file(%q)\n  }\n", b.CAFile),
+			[]string{"Cannot reach the Kafka cluster", plaintext, "TLS/plaintext mismatch", "plaintext listener"}},
+		{"TLS to the SASL_PLAINTEXT listener", b.SASLPlaintext, "  tls {}\n",
+			[]string{"Cannot reach the Kafka cluster", b.SASLPlaintext, "TLS/plaintext mismatch", "plaintext listener"}},
+		{"plaintext to the SSL listener", b.SSL, "",
+			[]string{"Cannot reach the Kafka cluster", b.SSL, "answered with TLS: a TLS/plaintext mismatch", "add a tls block"}},
+		{"plaintext SASL to the SASL_SSL listener", b.SASLSSL,
+			fmt.Sprintf("  sasl {\n    mechanism = \"plain\"\n    username  = %q\n    password  = %q\n  }\n", b.Username, b.Password),
+			[]string{"Cannot reach the Kafka cluster", b.SASLSSL, "answered with TLS: a TLS/plaintext mismatch"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			config := strings.Replace(authConfig(tc.addr, tc.blocks, "any"), `timeout           = "20s"`, `timeout           = "30s"`, 1)
+			start := time.Now()
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps:                    []resource.TestStep{{Config: config, ExpectError: errorLike(tc.want...)}},
+			})
+			if took := time.Since(start); took > 15*time.Second {
+				t.Fatalf("took %v: a mismatch must be reported at once, not when the 30 s timeout runs out", took)
+			}
+		})
+	}
+}
+
+func TestAccAuth_mutualTLSWithoutClientCertificate(t *testing.T) {
+	b := acctest.Auth(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: authConfig(b.MTLS, fmt.Sprintf("  tls {\n    ca_cert = file(%q)\n  }\n", b.CAFile), "any"),
+			ExpectError: errorLike("Client certificate required", "TLS with broker "+b.MTLS,
+				"asked for a client certificate, none was configured", "requires mutual TLS", "Set client_cert and client_key"),
+		}},
+	})
+}
+
+func TestAccAuth_saslListenerMismatch(t *testing.T) {
+	b := acctest.Auth(t)
+	plaintext := acctest.BootstrapServers(t)[0]
+	userPass := fmt.Sprintf("  sasl {\n    mechanism = \"scram-sha-512\"\n    username  = %q\n    password  = %q\n  }\n", b.Username, b.Password)
+	t.Run("SASL to the PLAINTEXT listener", func(t *testing.T) {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: authConfig(plaintext, userPass, "any"),
+				ExpectError: errorLike("SASL configured for a listener without SASL", "broker "+plaintext,
+					"ILLEGAL_SASL_STATE", "does not use SASL", "Remove the sasl block"),
+			}},
+		})
+	})
+	t.Run("no SASL to the SASL_PLAINTEXT listener", func(t *testing.T) {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: authConfig(b.SASLPlaintext, "", "any"),
+				ExpectError: errorLike("Broker requires SASL authentication", "broker "+b.SASLPlaintext,
+					"this listener requires SASL authentication", "it offers", "SCRAM-SHA-512", "Add a sasl block"),
+			}},
+		})
+	})
+}
+
+func TestAccAuth_invalidInputFailsWhilePlanning(t *testing.T) {
+	b := acctest.Auth(t)
+	otherKey := filepath.Join(t.TempDir(), "other.pem")
+	if err := os.WriteFile(otherKey, []byte(acctest.OtherCA(t)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, blocks string
+		env          map[string]string
+		want         []string
+	}{
+		{"unknown mechanism", "  sasl {\n    mechanism = \"gssapi\"\n  }\n", nil,
+			[]string{"Attribute sasl.mechanism value must be one of"}},
+		{"scram without password", "  sasl {\n    mechanism = \"scram-sha-512\"\n    username = \"u\"\n  }\n", nil,
+			[]string{"Invalid SASL configuration", "sasl.password mechanism scram-sha-512 needs username and password"}},
+		{"token with scram", "  sasl {\n    mechanism = \"scram-sha-256\"\n    username = \"u\"\n    password = \"p\"\n    token = \"t\"\n  }\n", nil,
+			[]string{"sasl.token does not apply to mechanism scram-sha-256"}},
+		{"oauthbearer without a secret", "  sasl {\n    mechanism = \"oauthbearer\"\n    token_url = \"https://idp.example/token\"\n    client_id = \"c\"\n  }\n", nil,
+			[]string{"sasl.client_secret mechanism oauthbearer needs token_url, client_id and client_secret"}},
+		{"no mechanism", "  sasl {\n    username = \"u\"\n  }\n", nil, []string{"Missing SASL mechanism"}},
+		{"client_cert without client_key", fmt.Sprintf("  tls {\n    client_cert = file(%q)\n  }\n", b.ClientCertFile), nil,
+			[]string{"Client certificate without key", "tls.client_cert is set, but no client key"}},
+		{"a path where PEM belongs", "  tls {\n    ca_cert = \"/etc/ssl/ca.pem\"\n  }\n", nil,
+			[]string{"Invalid PEM", "tls.ca_cert: holds no PEM block", `file("ca.pem") reads a file`}},
+		{"certificate as key", fmt.Sprintf("  tls {\n    client_cert = file(%q)\n    client_key = file(%q)\n  }\n", b.ClientCertFile, b.ClientCertFile), nil,
+			[]string{"Invalid PEM", "tls.client_key: holds a CERTIFICATE where the private key belongs"}},
+		{"role_arn", "  sasl {\n    mechanism = \"aws-msk-iam\"\n    role_arn = \"kafka-reader\"\n  }\n", nil,
+			[]string{"must be an IAM role ARN"}},
+		{"bad KAFKA_CA_CERT", "  tls {}\n", map[string]string{EnvCACert: "/nonexistent/ca.pem"},
+			[]string{"Invalid KAFKA_CA_CERT", "holds neither PEM text"}},
+		{"KAFKA_CLIENT_CERT not a certificate", "  tls {}\n",
+			map[string]string{EnvClientCert: otherKey + "-missing", EnvClientKey: b.ClientKeyFile},
+			[]string{"Invalid KAFKA_CLIENT_CERT", "holds neither PEM text"}},
+		{"bad KAFKA_ENABLE_TLS", "", map[string]string{EnvEnableTLS: "maybe"}, []string{`KAFKA_ENABLE_TLS is "maybe": want true or false`}},
+		{"bad KAFKA_SASL_MECHANISM", "", map[string]string{EnvSASLMechanism: "kerberos"},
+			[]string{"Invalid SASL mechanism", `The environment variable KAFKA_SASL_MECHANISM is "kerberos"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{Config: authConfig("localhost:9092", tc.blocks, "t"), PlanOnly: true,
+					ExpectError: errorLike(tc.want...)}},
+			})
+		})
+	}
+}
