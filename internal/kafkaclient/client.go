@@ -97,12 +97,12 @@ func (c *Client) acquire(topics ...string) *topicTransport {
 		tt.refs++
 		return tt
 	}
-	dials := newDialLog(c.cfg.Dial, c.cfg.TLS == nil)
+	dials := newDialLog(c.cfg.Dial, c.cfg.TLS == nil, c.cfg.BootstrapServers)
 	transport := &kafka.Transport{
 		// TCP through dials, then the TLS handshake (Transport.TLS stays nil) and a watch on the
 		// SASL exchange, so that their failures name the broker and the cause (tls_dial.go).
 		Dial:        newSecureDialer(dials, c.cfg).dial,
-		DialTimeout: c.cfg.Timeout, // covers TCP, TLS, ApiVersions and SASL; our context bounds it too
+		DialTimeout: c.dialTimeout(), // covers TCP, TLS, ApiVersions and SASL; our context bounds it too
 		ClientID:    c.cfg.ClientID,
 		SASL:        c.cfg.SASL,
 		// Ask only for these topics (a non-nil empty list asks for none): no full-cluster
@@ -120,6 +120,12 @@ func (c *Client) acquire(topics ...string) *topicTransport {
 	}
 	c.transports[key] = tt
 	return tt
+}
+
+// dialTimeout bounds one connect. With several bootstrap servers, a silent one must not use up
+// the whole read: each connect gets an equal share, so every server can be tried in turn.
+func (c *Client) dialTimeout() time.Duration {
+	return c.cfg.Timeout / time.Duration(len(c.cfg.BootstrapServers))
 }
 
 // release ends one read through tt; the last one stops the transport's goroutines.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ import (
 type dialLog struct {
 	dial0       func(ctx context.Context, network, address string) (net.Conn, error)
 	checkFrames bool
+	bootstrap   []string
 
 	mu    sync.Mutex
 	addrs map[string]*addrRecord
@@ -32,13 +34,50 @@ type addrRecord struct {
 	answered  bool   // the peer sent the start of a plausible Kafka response
 	notKafka  string // what the peer sent instead of a Kafka response, if it did
 	readErr   error  // how a connection that never answered ended (EOF, reset), if it did
+	silent    bool   // a read timed out before the peer sent anything
 	security  string // a TLS failure that explains the address (tls_dial.go), if any
 }
 
+// failed reports whether the address failed in a way that trying it again soon will not fix.
+func (r *addrRecord) failed() bool {
+	return !r.answered && (r.dialErr != nil || r.notKafka != "" || r.readErr != nil || r.silent || r.security != "")
+}
+
 // newDialLog wraps dial. With checkFrames (plaintext connections, where the first bytes read are
-// Kafka's), a first response that cannot be Kafka's fails the connection at once.
-func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool) *dialLog {
-	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}, checkFrames: checkFrames}
+// Kafka's), a first response that cannot be Kafka's fails the connection at once. bootstrap are
+// the configured bootstrap servers: one that failed is skipped while another is left to try.
+func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool, bootstrap []string) *dialLog {
+	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}, checkFrames: checkFrames, bootstrap: bootstrap}
+}
+
+// skip says why address is not worth dialling: it is a bootstrap server that failed, and another
+// one has not. kafka-go shuffles the bootstrap servers and uses the first that accepts TCP, so a
+// silent or non-Kafka address would otherwise fail every other connect.
+func (d *dialLog) skip(address string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r, ok := d.addrs[address]
+	if !ok || !r.failed() || !slices.Contains(d.bootstrap, address) {
+		return nil
+	}
+	for _, b := range d.bootstrap {
+		if other, ok := d.addrs[b]; !ok || !other.failed() {
+			return fmt.Errorf("%s: not dialled again: %s", address, r.problem())
+		}
+	}
+	return nil
+}
+
+// bootstrapLeft reports whether some bootstrap server has not failed yet: worth another attempt.
+func (d *dialLog) bootstrapLeft() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, b := range d.bootstrap {
+		if r, ok := d.addrs[b]; !ok || !r.failed() {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *dialLog) record(address string, update func(r *addrRecord)) {
@@ -53,6 +92,9 @@ func (d *dialLog) record(address string, update func(r *addrRecord)) {
 }
 
 func (d *dialLog) dial(ctx context.Context, network, address string) (net.Conn, error) {
+	if err := d.skip(address); err != nil {
+		return nil, err
+	}
 	conn, err := d.dial0(ctx, network, address)
 	if err != nil {
 		d.record(address, func(r *addrRecord) { r.dialErr = err })
@@ -95,7 +137,9 @@ func (c *loggedConn) Read(p []byte) (int, error) {
 		}
 		c.answered = true
 		c.log.record(c.address, func(r *addrRecord) { r.answered, r.readErr, r.notKafka = true, nil, "" })
-	case err != nil && !c.answered && !isTimeout(err) && !errors.Is(err, net.ErrClosed):
+	case err != nil && !c.answered && isTimeout(err):
+		c.log.record(c.address, func(r *addrRecord) { r.silent = !r.answered })
+	case err != nil && !c.answered && !errors.Is(err, net.ErrClosed):
 		c.log.record(c.address, func(r *addrRecord) {
 			if !r.answered {
 				r.readErr = err

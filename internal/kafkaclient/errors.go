@@ -80,8 +80,12 @@ func (e *BrokerError) Error() string {
 	default:
 		about = fmt.Sprintf("topic %q partition %d", e.Topic, e.Partition)
 	}
+	title, desc := e.Code.Title(), e.Code.Description()
+	if title == "" {
+		title, desc = "an error code unknown to this provider", "see the Kafka protocol's error codes"
+	}
 	msg := fmt.Sprintf("%s for %s: broker answered %s (error code %d): %s",
-		e.Op, about, e.Code.Title(), int16(e.Code), e.Code.Description())
+		e.Op, about, title, int16(e.Code), desc)
 	if e.TimedOut {
 		msg += "; still failing when the timeout ran out"
 	}
@@ -125,7 +129,7 @@ var retriable = map[kafka.Error]bool{
 
 // isRetriable says whether err may go away on another attempt with fresh metadata.
 func isRetriable(err error) bool {
-	if errors.Is(err, errStaleMetadata) {
+	if errors.Is(err, errStaleMetadata) || errors.Is(err, errTryAnotherBootstrap) || errors.Is(err, errLeaderUnreachable) {
 		return true
 	}
 	var be *BrokerError
@@ -145,5 +149,7 @@ func isRetriable(err error) bool {
 	if errors.As(err, &tnf) || errors.As(err, &oor) || errors.As(err, &un) {
 		return false
 	}
-	return isConnectionLoss(err)
+	// A connection lost mid-request, or a deadline that ran out on one connection while the
+	// read's own timeout has time left: another attempt on a new connection may succeed.
+	return isConnectionLoss(err) || isTimeout(err)
 }

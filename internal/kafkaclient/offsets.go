@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"sync"
 	"time"
@@ -135,9 +136,9 @@ func (c *Client) timeoutError(tt *topicTransport, last error) error {
 		timedOut.TimedOut = true
 		return &timedOut
 	}
-	if problems := tt.dials.problems(); len(problems) > 0 || !tt.dials.anyAnswered() {
+	if !tt.dials.anyAnswered() {
 		return &UnreachableError{
-			Addresses: c.cfg.BootstrapServers, Problems: problems,
+			Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(),
 			TimedOut: true, Timeout: c.cfg.Timeout, Err: last,
 		}
 	}
@@ -205,16 +206,27 @@ func topicError(err error, topic string) error {
 }
 
 // connectError turns kafka-go's error from the bootstrap connection into an *UnreachableError
-// when no address gave a Kafka answer.
+// when no address gave a Kafka answer and none is left to try.
 func (c *Client) connectError(ctx context.Context, tt *topicTransport, err error) error {
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return err // withRetries reports the timeout with what the dial log saw
-	}
-	if tt.dials.anyAnswered() {
+	case tt.dials.anyAnswered():
 		return err
+	case tt.dials.bootstrapLeft():
+		return fmt.Errorf("%w: %w", errTryAnotherBootstrap, err)
 	}
 	return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(), Err: err}
 }
+
+// errTryAnotherBootstrap asks withRetries to connect again: a bootstrap server failed, and
+// another one has not been tried yet.
+var errTryAnotherBootstrap = errors.New("a bootstrap server failed; trying another")
+
+// errLeaderUnreachable marks a failed connection to a partition leader at the address the
+// cluster advertises for it: retried (the leader may move), reported with a hint at the end.
+var errLeaderUnreachable = errors.New("cannot connect to the partition leader at the address the cluster " +
+	"advertises for it (check the broker's advertised.listeners)")
 
 // lookup is one ListOffsets timestamp to ask every partition for.
 type lookup struct {
@@ -339,6 +351,10 @@ func listOffsetsOnce(ctx context.Context, tt *topicTransport, topic string, isol
 		IsolationLevel: int8(isolation),
 		Topics:         []listOffsetsRequestTopic{{Topic: topic, Partitions: rp}},
 	})
+	var dialErr *net.OpError
+	if errors.As(err, &dialErr) && dialErr.Op == "dial" {
+		return nil, fmt.Errorf("%s for topic %q: %w: %w", l.op, topic, errLeaderUnreachable, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s for topic %q: %w", l.op, topic, err)
 	}
