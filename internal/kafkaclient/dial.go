@@ -109,7 +109,23 @@ func (d *dialLog) dial(ctx context.Context, network, address string) (net.Conn, 
 // size of hundreds of MiB, which kafka-go would otherwise try to allocate and wait for.
 const maxFirstFrame = 1 << 20
 
-var errNotKafka = errors.New("the peer's first response is not a Kafka response")
+var errNotKafka = errors.New("not a Kafka response")
+
+// notKafkaError: what a peer sent cannot be a Kafka response.
+type notKafkaError struct {
+	Address string
+	What    string // e.g. "answered with HTTP (an HTTP server, not a Kafka listener)"
+}
+
+func (e *notKafkaError) Error() string { return e.Address + ": " + e.What }
+
+func (e *notKafkaError) Is(target error) bool { return target == errNotKafka }
+
+// markNotKafka records that address answered with something that is not Kafka, even when its
+// first bytes looked plausible.
+func (d *dialLog) markNotKafka(address, what string) {
+	d.record(address, func(r *addrRecord) { r.answered, r.notKafka = false, what })
+}
 
 // loggedConn notes how far the connection got: the first response's size prefix, or an end of
 // connection before any answer.
@@ -133,7 +149,7 @@ func (c *loggedConn) Read(p []byte) (int, error) {
 		if what := notKafka(c.head); c.checkFrame && what != "" {
 			c.log.record(c.address, func(r *addrRecord) { r.notKafka = what })
 			_ = c.Close()
-			return 0, fmt.Errorf("%s: %w", c.address, errNotKafka)
+			return 0, &notKafkaError{Address: c.address, What: what}
 		}
 		c.answered = true
 		c.log.record(c.address, func(r *addrRecord) { r.answered, r.readErr, r.notKafka = true, nil, "" })

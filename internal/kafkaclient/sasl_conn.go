@@ -102,6 +102,10 @@ func (c *kafkaConn) Read(p []byte) (int, error) {
 		return 0, c.err
 	}
 	n, err := c.read(p)
+	var nk *notKafkaError
+	if errors.As(err, &nk) {
+		c.s.dials.markNotKafka(nk.Address, nk.What)
+	}
 	if err != nil && n == 0 {
 		c.err = err
 	}
@@ -124,13 +128,9 @@ func (c *kafkaConn) read(p []byte) (int, error) {
 	// The start of the response to the request just written.
 	c.awaiting = false
 	capture := c.lastKey == protocol.SaslHandshake || c.lastKey == protocol.SaslAuthenticate ||
-		(c.requests == 1 && c.tls != nil)
+		c.lastKey == protocol.ApiVersions || (c.requests == 1 && c.tls != nil)
 	if !capture {
-		n, err := c.Conn.Read(p)
-		if err != nil && n == 0 {
-			err = c.explain(err, true)
-		}
-		return n, err
+		return c.readCheckedHead(p)
 	}
 	if c.readDeadline.IsZero() && !c.dialDeadline.IsZero() {
 		// kafka-go clears the connection's deadline before the SASL exchange: bound it by the
@@ -151,6 +151,23 @@ func (c *kafkaConn) read(p []byte) (int, error) {
 	return n, nil
 }
 
+// readCheckedHead reads the size prefix of a response kafka-go reads itself and checks it
+// (frames.go) before kafka-go sizes a buffer from it.
+func (c *kafkaConn) readCheckedHead(p []byte) (int, error) {
+	var head [4]byte
+	n, err := io.ReadFull(c.Conn, head[:])
+	if err != nil {
+		return 0, c.explain(err, n == 0)
+	}
+	if err := checkFrameSize(c.address, head[:]); err != nil {
+		return 0, err
+	}
+	c.rbuf = head[:]
+	n = copy(p, c.rbuf)
+	c.rbuf = c.rbuf[n:]
+	return n, nil
+}
+
 // readFrame reads one whole response frame, size prefix included.
 func (c *kafkaConn) readFrame() ([]byte, error) {
 	var head [4]byte
@@ -167,7 +184,7 @@ func (c *kafkaConn) readFrame() ([]byte, error) {
 		if what == "" {
 			what = fmt.Sprintf("answered with a frame of %d bytes where a %s response of a few KiB belongs", size, c.lastKey)
 		}
-		return nil, fmt.Errorf("%s: %s: %w", c.address, what, errNotKafka)
+		return nil, &notKafkaError{Address: c.address, What: what}
 	}
 	frame := make([]byte, 4+int(size))
 	copy(frame, head[:])
@@ -177,9 +194,12 @@ func (c *kafkaConn) readFrame() ([]byte, error) {
 	return frame, nil
 }
 
-// check decodes a captured SASL response and turns a refusal into a *SASLError.
+// check decodes a captured response: ApiVersions is checked in full (frames.go), and a SASL
+// refusal becomes a *SASLError.
 func (c *kafkaConn) check(frame []byte) error {
 	switch c.lastKey {
+	case protocol.ApiVersions:
+		return checkApiVersions(c.address, frame, c.lastVer)
 	case protocol.SaslHandshake:
 		// A frame that does not decode is left for kafka-go to report.
 		_, msg, _ := protocol.ReadResponse(bytes.NewReader(frame), c.lastKey, c.lastVer)
