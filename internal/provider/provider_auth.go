@@ -375,7 +375,7 @@ func resolveSASL(ctx context.Context, cfg providerModel, build bool, sec *securi
 			return // known at apply
 		}
 	}
-	if m.Scopes.IsUnknown() {
+	if !listKnown(m.Scopes) {
 		return
 	}
 	mech := pick(m.Mechanism, base.AtName("mechanism"), EnvSASLMechanism)
@@ -491,6 +491,19 @@ func saslEnvHint(mechanism string) string {
 	return "Each attribute may come from the environment instead: " + EnvSASLUsername + ", " + EnvSASLPassword + "."
 }
 
+// listKnown reports whether a list and each of its elements are known.
+func listKnown(l types.List) bool {
+	if l.IsUnknown() {
+		return false
+	}
+	for _, e := range l.Elements() {
+		if e.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
 // authKnown reports whether every attribute of the tls and sasl blocks is known.
 func authKnown(cfg providerModel) bool {
 	if t := cfg.TLS; t != nil && (t.CACert.IsUnknown() || t.ClientCert.IsUnknown() || t.ClientKey.IsUnknown() ||
@@ -504,7 +517,7 @@ func authKnown(cfg providerModel) bool {
 				return false
 			}
 		}
-		if s.Scopes.IsUnknown() {
+		if !listKnown(s.Scopes) {
 			return false
 		}
 	}

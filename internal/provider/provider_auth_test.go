@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -356,4 +358,41 @@ func TestAccAuth_invalidInputFailsWhilePlanning(t *testing.T) {
 			})
 		})
 	}
+}
+
+// Like case C8, for credentials: a password known only after apply (here from a resource) builds
+// no client while planning; the data source, with depends_on, is read at apply and exact.
+func TestAccAuth_credentialsKnownOnlyAtApply(t *testing.T) {
+	b := acctest.Auth(t)
+	k, topic := authTopic(t)
+	config := fmt.Sprintf(`
+resource "terraform_data" "secret" {
+  input = %q
+}
+
+provider "kafka" {
+  bootstrap_servers = [%q]
+  sasl {
+    mechanism = "scram-sha-256"
+    username  = %q
+    password  = terraform_data.secret.output
+  }
+}
+
+data "kafka_partition_offsets" "test" {
+  topic      = %q
+  partition  = 0
+  depends_on = [terraform_data.secret]
+}
+`, b.Password, b.SASLPlaintext, b.Username, topic)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("data.kafka_partition_offsets.test", tfjsonpath.New("latest_offset")),
+			}},
+			ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 2, 5),
+		}},
+	})
 }
