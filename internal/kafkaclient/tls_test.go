@@ -12,6 +12,7 @@ import (
 	"errors"
 	"math/big"
 	"net"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -219,5 +220,55 @@ func TestTLSToPlaintextListener(t *testing.T) {
 	}
 	if took := time.Since(start); took > timeout+time.Second {
 		t.Fatalf("took %v: more than the timeout of %v", took, timeout)
+	}
+}
+
+// A TLS server that is not Kafka (an HTTPS endpoint) answers the first request with HTTP: the
+// read fails at once, saying so, without allocating the 1.2 GB that "HTTP" reads as a frame size.
+func TestTLSPeerThatIsNotKafka(t *testing.T) {
+	p := newTestPKI(t)
+	l, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{p.serverCert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+			_, _ = c.Read(make([]byte, 512))
+			_, _ = c.Write([]byte("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))
+			_ = c.Close()
+		}
+	}()
+	t.Cleanup(func() { _ = l.Close(); <-done })
+
+	tc, err := NewTLSConfig(TLSConfig{CACert: p.caPEM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := New(Config{BootstrapServers: []string{l.Addr().String()}, Timeout: 5 * time.Second, TLS: tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	_, err = cl.PartitionOffsets(context.Background(), "t", 0)
+	took := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "answered with HTTP") || !strings.Contains(err.Error(), l.Addr().String()) {
+		t.Fatalf("got %v, want an error naming the address and saying it answered with HTTP", err)
+	}
+	if took > 2*time.Second {
+		t.Fatalf("took %v: a peer that is not Kafka must fail at once", took)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Fatalf("allocated %d MiB reading a non-Kafka answer", grew>>20)
 	}
 }
