@@ -32,7 +32,7 @@ func CheckBootstrapServer(s string) error {
 		return fmt.Errorf("%q has no host: want host:port", s)
 	}
 	n, err := strconv.Atoi(port)
-	if err != nil || n < 1 || n > 65535 {
+	if err != nil || n < 1 || n > 65535 || strings.Trim(port, "0123456789") != "" || port[0] == '0' {
 		return fmt.Errorf("%q has port %q: want a number from 1 to 65535", s, port)
 	}
 	return nil

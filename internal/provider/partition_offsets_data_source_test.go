@@ -284,6 +284,10 @@ func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
 		{"empty list", `bootstrap_servers = []`, `"t"`, "0", []string{"Attribute bootstrap_servers list must contain at least 1"}},
 		{"timeout without unit", local + "\n  timeout = \"10\"", `"t"`, "0", []string{"Invalid timeout", `"10" is not a Go duration`}},
 		{"negative timeout", local + "\n  timeout = \"-5s\"", `"t"`, "0", []string{"Invalid timeout", `"-5s" is not positive`}},
+		{"tiny timeout", local + "\n  timeout = \"1ns\"", `"t"`, "0", []string{"Invalid timeout", `"1ns" is shorter than 1s`}},
+		{"null server", `bootstrap_servers = ["localhost:9092", null]`, `"t"`, "0", []string{"bootstrap_servers", "null"}},
+		{"client_id too long", local + "\n  client_id = \"" + strings.Repeat("c", 32768) + "\"", `"t"`, "0",
+			[]string{"Attribute client_id string length must be between 1 and 32767, got: 32768"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := fmt.Sprintf("provider \"kafka\" {\n  %s\n}\ndata \"kafka_partition_offsets\" \"test\" {\n  topic = %s\n  partition = %s\n}\n",

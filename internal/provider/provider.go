@@ -91,6 +91,7 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 					"Required unless the environment variable `" + EnvBootstrapServers + "` holds a " +
 					"comma-separated list; the attribute wins when both are set.",
 				Validators: []validator.List{
+					listvalidator.NoNullValues(),
 					listvalidator.SizeAtLeast(1),
 					listvalidator.ValueStringsAre(bootstrapServerValidator{}),
 				},
@@ -99,12 +100,15 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Optional: true,
 				MarkdownDescription: "Kafka `client.id` sent with every request, as seen in broker logs and " +
 					"quotas. Default `" + DefaultClientID + "`.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				// A Kafka protocol string: at most 32767 bytes.
+				Validators: []validator.String{stringvalidator.LengthBetween(1, 32767)},
 			},
 			"timeout": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Upper bound of each data source read as a whole (connecting, metadata, " +
-					"retries and all), as a Go duration string such as `\"10s\"` or `\"1m30s\"`. Default `\"" +
+					"retries and all), as a Go duration string from `\"1s\"` to `\"24h\"`, such as `\"10s\"` or " +
+					"`\"1m30s\"`. With several bootstrap servers, each connection attempt gets an equal share, so " +
+					"that a silent server leaves time to try the next. Default `\"" +
 					DefaultTimeout + "\"`, or the environment variable `" + EnvTimeout + "` (the attribute wins when both are set).",
 				Validators: []validator.String{durationValidator{}},
 			},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -48,13 +49,29 @@ func (durationValidator) ValidateString(_ context.Context, req validator.StringR
 	}
 }
 
+// durationShape is a Go duration's shape: numbers, each with a unit.
+var durationShape = regexp.MustCompile(`^\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))*$`)
+
+// Bounds of timeout: below a second no connection handshake fits, and a read that may take a day
+// is a hang by another name.
+const (
+	minTimeout = time.Second
+	maxTimeout = 24 * time.Hour
+)
+
 func parseTimeout(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
-	if err != nil {
+	switch {
+	case err != nil && durationShape.MatchString(s): // well formed, yet refused: it overflows
+		return 0, fmt.Errorf("%q is longer than %s", s, maxTimeout)
+	case err != nil:
 		return 0, fmt.Errorf("%q is not a Go duration: want a number with a unit, such as \"10s\" or \"1m30s\"", s)
-	}
-	if d <= 0 {
+	case d <= 0:
 		return 0, fmt.Errorf("%q is not positive: want a duration such as \"10s\"", s)
+	case d < minTimeout:
+		return 0, fmt.Errorf("%q is shorter than %s, too short to connect to a broker", s, minTimeout)
+	case d > maxTimeout:
+		return 0, fmt.Errorf("%q is longer than %s", s, maxTimeout)
 	}
 	return d, nil
 }
