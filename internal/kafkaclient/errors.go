@@ -129,7 +129,8 @@ var retriable = map[kafka.Error]bool{
 
 // isRetriable says whether err may go away on another attempt with fresh metadata.
 func isRetriable(err error) bool {
-	if errors.Is(err, errStaleMetadata) || errors.Is(err, errTryAnotherBootstrap) || errors.Is(err, errLeaderUnreachable) {
+	if errors.Is(err, errStaleMetadata) || errors.Is(err, errTryAnotherBootstrap) || errors.Is(err, errLeaderUnreachable) ||
+		errors.Is(err, errInconsistentOffsets) {
 		return true
 	}
 	var be *BrokerError

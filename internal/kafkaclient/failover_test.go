@@ -128,3 +128,34 @@ func TestUnknownErrorCodeIsNamed(t *testing.T) {
 		t.Fatalf("got %q, want it to start with %q", e.Error(), want)
 	}
 }
+
+// A broker that answers earliest 10 and latest 5 contradicts itself: retried, then an error that
+// says so, never the two numbers.
+func TestEarliestAboveLatestIsAnError(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t"))
+	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		req, _ := r.(*kmsg.ListOffsetsRequest)
+		resp := kmsg.NewPtrListOffsetsResponse()
+		resp.Version = req.Version
+		for _, rt := range req.Topics {
+			st := kmsg.NewListOffsetsResponseTopic()
+			st.Topic = rt.Topic
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewListOffsetsResponseTopicPartition()
+				sp.Partition, sp.Timestamp, sp.Offset = rp.Partition, -1, 5
+				if rp.Timestamp == -2 {
+					sp.Offset = 10
+				}
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	cl := newClient(t, c, 2*time.Second)
+	got, err := cl.PartitionOffsets(context.Background(), "t", 0)
+	if err == nil || !strings.Contains(err.Error(), "earliest offset above the latest (earliest 10, latest 5)") {
+		t.Fatalf("got %+v, %v; want an error about earliest above latest", got, err)
+	}
+}

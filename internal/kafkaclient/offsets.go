@@ -278,11 +278,20 @@ func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, le
 	}
 	res := make([]PartitionOffsets, 0, len(out))
 	for _, p := range out {
+		// Read in this order, the earliest offset can pass the high watermark only if the broker
+		// contradicts itself (say, mid leader change): ask again rather than report it.
+		if !req.latestOnly && req.Isolation == ReadUncommitted && p.Earliest > p.Latest {
+			return nil, fmt.Errorf("topic %q partition %d: %w (earliest %d, latest %d)",
+				req.Topic, p.Partition, errInconsistentOffsets, p.Earliest, p.Latest)
+		}
 		res = append(res, *p)
 	}
 	slices.SortFunc(res, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
 	return res, nil
 }
+
+// errInconsistentOffsets: the broker answered an earliest offset above the latest.
+var errInconsistentOffsets = errors.New("the broker answered an earliest offset above the latest")
 
 // lookupAll sends one lookup to every leader at once and records the answers in out.
 func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lookup, byLeader map[int][]int32, out map[int]*PartitionOffsets) error {
