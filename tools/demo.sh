@@ -23,18 +23,9 @@ echo "demo: Kafka at $KAFKA_BOOTSTRAP_SERVERS" >&2
 (cd "$repo" && go run ./tools/demo)
 
 echo "demo: building the provider" >&2
-(cd "$repo" && go build -o "$work/bin/terraform-provider-kafka" .)
-
-# dev_overrides makes Terraform use the build in $work/bin for our source address, without init.
-cat >"$work/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "kafka-offsets/kafka" = "$work/bin"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE="$work/terraformrc"
+# shellcheck source=tools/dev-overrides.sh
+source "$repo/tools/dev-overrides.sh"
+use_local_build "$work"
 cp "$repo/examples/demo/main.tf" "$work/"
 
 # The list variable in HCL: ["a:1","b:2"].

@@ -7,16 +7,9 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-(cd "$repo" && go build -o "$work/bin/terraform-provider-kafka" .)
-cat >"$work/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "kafka-offsets/kafka" = "$work/bin"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE="$work/terraformrc"
+# shellcheck source=tools/dev-overrides.sh
+source "$repo/tools/dev-overrides.sh"
+use_local_build "$work"
 
 failed=0
 for dir in "$repo"/examples/demo "$repo"/examples/gating/*/; do

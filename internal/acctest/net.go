@@ -2,59 +2,38 @@ package acctest
 
 import (
 	"net"
+	"sync"
 	"testing"
 )
 
 // ClosedPort returns a loopback address where nothing listens.
 func ClosedPort(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := Listen(t)
 	addr := l.Addr().String()
 	_ = l.Close()
 	return addr
 }
 
-// SilentListener returns a loopback address that accepts TCP connections and never sends a byte,
-// like a port behind a proxy whose backend is gone.
-func SilentListener(t testing.TB) string {
+// Listen opens a TCP listener on a free loopback port.
+func Listen(t testing.TB) net.Listener {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	go func() {
-		var conns []net.Conn
-		defer func() {
-			for _, c := range conns {
-				_ = c.Close()
-			}
-			close(done)
-		}()
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c)
-		}
-	}()
-	t.Cleanup(func() { _ = l.Close(); <-done })
-	return l.Addr().String()
+	return l
 }
 
-// RespondingListener returns a loopback address that answers every connection with payload and
-// closes it: an HTTP server, or a TLS server's alert, where a Kafka broker was expected.
-func RespondingListener(t testing.TB, payload []byte) string {
+// Serve accepts connections on l until the test ends, handing each to handle in turn, and returns
+// l's address. Connections still open at the end are closed with l.
+func Serve(t testing.TB, l net.Listener, handle func(net.Conn)) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
+	var (
+		mu    sync.Mutex
+		conns []net.Conn
+		done  = make(chan struct{})
+	)
 	go func() {
 		defer close(done)
 		for {
@@ -62,12 +41,39 @@ func RespondingListener(t testing.TB, payload []byte) string {
 			if err != nil {
 				return
 			}
-			_, _ = c.Write(payload)
-			_ = c.Close()
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			handle(c)
 		}
 	}()
-	t.Cleanup(func() { _ = l.Close(); <-done })
+	t.Cleanup(func() {
+		_ = l.Close()
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
 	return l.Addr().String()
+}
+
+// SilentListener returns a loopback address that accepts TCP connections and never sends a byte,
+// like a port behind a proxy whose backend is gone.
+func SilentListener(t testing.TB) string {
+	t.Helper()
+	return Serve(t, Listen(t), func(net.Conn) {})
+}
+
+// RespondingListener returns a loopback address that answers every connection with payload and
+// closes it: an HTTP server, or a TLS server's alert, where a Kafka broker was expected.
+func RespondingListener(t testing.TB, payload []byte) string {
+	t.Helper()
+	return Serve(t, Listen(t), func(c net.Conn) {
+		_, _ = c.Write(payload)
+		_ = c.Close()
+	})
 }
 
 // Payloads for RespondingListener.

@@ -133,25 +133,11 @@ func TestUnknownErrorCodeIsNamed(t *testing.T) {
 // says so, never the two numbers.
 func TestEarliestAboveLatestIsAnError(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(1, "t"))
-	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		req, _ := r.(*kmsg.ListOffsetsRequest)
-		resp := kmsg.NewPtrListOffsetsResponse()
-		resp.Version = req.Version
-		for _, rt := range req.Topics {
-			st := kmsg.NewListOffsetsResponseTopic()
-			st.Topic = rt.Topic
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewListOffsetsResponseTopicPartition()
-				sp.Partition, sp.Timestamp, sp.Offset = rp.Partition, -1, 5
-				if rp.Timestamp == -2 {
-					sp.Offset = 10
-				}
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
+	answerListOffsets(c, -1, func(rp kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
+		if rp.Timestamp == -2 {
+			return 0, 10
 		}
-		return resp, nil, true
+		return 0, 5
 	})
 	cl := newClient(t, c, 2*time.Second)
 	got, err := cl.PartitionOffsets(context.Background(), "t", 0)

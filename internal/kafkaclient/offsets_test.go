@@ -3,10 +3,8 @@ package kafkaclient
 import (
 	"context"
 	"errors"
-	"net"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -100,27 +98,16 @@ func countRequests(c *kfake.Cluster) func() map[int16]int {
 	}
 }
 
-// TestRequestsPerRead pins what one read of a partition costs on the wire, on a new client: one
-// Metadata request for the one topic, one ListOffsets each for the earliest and the latest
-// offset, and one ApiVersions per connection. kafka-go opens one connection to the bootstrap
-// server and one to the partition leader, and a third when its pool has not yet taken the
-// leader connection back when the second ListOffsets goes out (it answers before it releases).
+// TestRequestsPerRead pins what one read of a partition's bounds costs on the wire, on a new
+// client: one Metadata request for the one topic, one ListOffsets each for the earliest and the
+// latest offset, and one ApiVersions per connection. kafka-go opens one connection to the
+// bootstrap server and one to the partition leader, and a third when its pool has not yet taken
+// the leader connection back when the second ListOffsets goes out (it answers before it releases).
 func TestRequestsPerRead(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(3, "counted"))
 	produce(t, c, "counted", 1, 5)
 	counts := countRequests(c)
-	var dials atomic.Int32
-	cl, err := New(Config{
-		BootstrapServers: c.ListenAddrs(), Timeout: 5 * time.Second,
-		Dial: func(ctx context.Context, network, address string) (net.Conn, error) {
-			dials.Add(1)
-			return (&net.Dialer{}).DialContext(ctx, network, address)
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl, dials := countingClient(t, c)
 
 	got, err := cl.PartitionOffsets(context.Background(), "counted", 1)
 	if err != nil {
@@ -129,19 +116,10 @@ func TestRequestsPerRead(t *testing.T) {
 	if got != (PartitionOffsets{Partition: 1, Earliest: 0, Latest: 5}) {
 		t.Fatalf("got %+v, want 0/5", got)
 	}
-	n := int(dials.Load())
-	if n < 2 || n > 3 {
+	if n := dials.Load(); n < 2 || n > 3 {
 		t.Fatalf("opened %d connections, want 2 (bootstrap + leader) or 3", n)
 	}
-	want := map[int16]int{
-		int16(kmsg.ApiVersions): n,
-		int16(kmsg.Metadata):    1,
-		int16(kmsg.ListOffsets): 2,
-	}
-	if got := counts(); !equalCounts(got, want) {
-		t.Fatalf("requests by API key: got %v, want %v", got, want)
-	}
-	t.Logf("one read: %d connections; requests by API key %v", n, want)
+	expectRequests(t, counts, dials, map[kmsg.Key]int{kmsg.Metadata: 1, kmsg.ListOffsets: 2})
 }
 
 func equalCounts(a, b map[int16]int) bool {
@@ -206,8 +184,9 @@ func TestTransportFailureIsRetried(t *testing.T) {
 	}
 }
 
-// answerListOffsets answers the next n ListOffsets requests with a partition error code.
-func answerListOffsets(c *kfake.Cluster, code int16, n int) *int {
+// answerListOffsets answers the next n ListOffsets requests (n < 0: all) with answer's error
+// code and offset for each partition, and counts the requests it saw.
+func answerListOffsets(c *kfake.Cluster, n int, answer func(rp kmsg.ListOffsetsRequestTopicPartition) (code int16, offset int64)) *int {
 	var mu sync.Mutex
 	seen := new(int)
 	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
@@ -228,9 +207,8 @@ func answerListOffsets(c *kfake.Cluster, code int16, n int) *int {
 			st.Topic = rt.Topic
 			for _, rp := range rt.Partitions {
 				sp := kmsg.NewListOffsetsResponseTopicPartition()
-				sp.Partition = rp.Partition
-				sp.ErrorCode = code
-				sp.Offset = -1
+				sp.Partition, sp.Timestamp = rp.Partition, -1
+				sp.ErrorCode, sp.Offset = answer(rp)
 				st.Partitions = append(st.Partitions, sp)
 			}
 			resp.Topics = append(resp.Topics, st)
@@ -240,10 +218,15 @@ func answerListOffsets(c *kfake.Cluster, code int16, n int) *int {
 	return seen
 }
 
+// errorCode answers every partition with code.
+func errorCode(code int16) func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
+	return func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) { return code, -1 }
+}
+
 func TestRetriableBrokerErrorIsRetried(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(1, "t"))
 	produce(t, c, "t", 0, 4)
-	answerListOffsets(c, 6 /* NOT_LEADER_OR_FOLLOWER */, 3)
+	answerListOffsets(c, 3, errorCode(6 /* NOT_LEADER_OR_FOLLOWER */))
 	cl := newClient(t, c, 5*time.Second)
 
 	got, err := cl.PartitionOffsets(context.Background(), "t", 0)
@@ -257,7 +240,7 @@ func TestRetriableBrokerErrorIsRetried(t *testing.T) {
 
 func TestNonRetriableBrokerErrorStopsAtOnce(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(1, "t"))
-	seen := answerListOffsets(c, 29 /* TOPIC_AUTHORIZATION_FAILED */, -1)
+	seen := answerListOffsets(c, -1, errorCode(29 /* TOPIC_AUTHORIZATION_FAILED */))
 	cl := newClient(t, c, 5*time.Second)
 
 	_, err := cl.PartitionOffsets(context.Background(), "t", 0)
