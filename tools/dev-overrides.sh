@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by tools/demo.sh and tools/validate-examples.sh (bash): use_local_build DIR builds the
 # provider into DIR/bin and points Terraform at it with a dev_overrides CLI configuration in DIR,
 # so plan and validate use the build without `terraform init`, and the user's own CLI
