@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // testPKI is a CA with a server certificate for 127.0.0.1/localhost and a client certificate,
@@ -115,29 +117,14 @@ func TestParsePEMSaysWhatIsWrongWithoutQuotingIt(t *testing.T) {
 // tlsServer accepts TLS connections with cfg and completes the handshake; it sends nothing else.
 func tlsServer(t *testing.T, cfg *tls.Config) string {
 	t.Helper()
-	l, err := tls.Listen("tcp", "127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-			if tc, ok := c.(*tls.Conn); ok {
-				_ = tc.Handshake()
-			}
-			buf := make([]byte, 1024)
-			_, _ = c.Read(buf) // a TLS 1.3 server reports a bad client certificate here
-			_ = c.Close()
+	return acctest.Serve(t, tls.NewListener(acctest.Listen(t), cfg), func(c net.Conn) {
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		if tc, ok := c.(*tls.Conn); ok {
+			_ = tc.Handshake()
 		}
-	}()
-	t.Cleanup(func() { _ = l.Close(); <-done })
-	return l.Addr().String()
+		_, _ = c.Read(make([]byte, 1024)) // a TLS 1.3 server reports a bad client certificate here
+		_ = c.Close()
+	})
 }
 
 func dialTLSOnce(t *testing.T, address string, cfg TLSConfig) error {
@@ -227,31 +214,19 @@ func TestTLSToPlaintextListener(t *testing.T) {
 // read fails at once, saying so, without allocating the 1.2 GB that "HTTP" reads as a frame size.
 func TestTLSPeerThatIsNotKafka(t *testing.T) {
 	p := newTestPKI(t)
-	l, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{p.serverCert}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
+	addr := acctest.Serve(t, tls.NewListener(acctest.Listen(t), &tls.Config{Certificates: []tls.Certificate{p.serverCert}}),
+		func(c net.Conn) {
 			_ = c.SetDeadline(time.Now().Add(5 * time.Second))
 			_, _ = c.Read(make([]byte, 512))
-			_, _ = c.Write([]byte("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))
+			_, _ = c.Write(acctest.HTTPResponse)
 			_ = c.Close()
-		}
-	}()
-	t.Cleanup(func() { _ = l.Close(); <-done })
+		})
 
 	tc, err := NewTLSConfig(TLSConfig{CACert: p.caPEM})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, err := New(Config{BootstrapServers: []string{l.Addr().String()}, Timeout: 5 * time.Second, TLS: tc})
+	cl, err := New(Config{BootstrapServers: []string{addr}, Timeout: 5 * time.Second, TLS: tc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +237,7 @@ func TestTLSPeerThatIsNotKafka(t *testing.T) {
 	_, err = cl.PartitionOffsets(context.Background(), "t", 0)
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
-	if err == nil || !strings.Contains(err.Error(), "answered with HTTP") || !strings.Contains(err.Error(), l.Addr().String()) {
+	if err == nil || !strings.Contains(err.Error(), "answered with HTTP") || !strings.Contains(err.Error(), addr) {
 		t.Fatalf("got %v, want an error naming the address and saying it answered with HTTP", err)
 	}
 	if took > 2*time.Second {
