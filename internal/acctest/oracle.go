@@ -154,17 +154,30 @@ func (k *Kafka) DescribeGroup(group string) (state string, members []string) {
 	return g.State, members
 }
 
-// Consumer joins group (a real franz-go group consumer), reads until it has seen n records of
-// topics, and commits them. The caller closes it (or leaves it running as a live member).
+// Consumer joins group (a real franz-go group consumer of the classic protocol), reads until it
+// has seen n records of topics, and commits them. The caller closes it (or leaves it running as
+// a live member).
 func (k *Kafka) Consumer(group string, n int, topics ...string) *kgo.Client {
 	k.t.Helper()
-	cl, err := kgo.NewClient(
+	return k.consume(group, n, topics, nil)
+}
+
+// NextGenConsumer is Consumer with Kafka 4's consumer protocol (KIP-848: the broker assigns the
+// partitions), which DescribeGroups does not see.
+func (k *Kafka) NextGenConsumer(group string, n int, topics ...string) *kgo.Client {
+	k.t.Helper()
+	return k.consume(group, n, topics, []kgo.Opt{kgo.ServerSideBalancer(), kgo.Balancers(kgo.RangeBalancer())})
+}
+
+func (k *Kafka) consume(group string, n int, topics []string, extra []kgo.Opt) *kgo.Client {
+	k.t.Helper()
+	cl, err := kgo.NewClient(append([]kgo.Opt{
 		kgo.SeedBrokers(BootstrapServers(k.t)...),
 		kgo.ConsumerGroup(group),
 		kgo.ConsumeTopics(topics...),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.DisableAutoCommit(),
-	)
+	}, extra...)...)
 	if err != nil {
 		k.t.Fatal(err)
 	}
@@ -177,8 +190,10 @@ func (k *Kafka) Consumer(group string, n int, topics ...string) *kgo.Client {
 		}
 		seen += fetches.NumRecords()
 	}
-	if err := cl.CommitUncommittedOffsets(ctx(k.t)); err != nil {
-		k.t.Fatalf("commit as group %s: %v", group, err)
+	if n > 0 {
+		if err := cl.CommitUncommittedOffsets(ctx(k.t)); err != nil {
+			k.t.Fatalf("commit as group %s: %v", group, err)
+		}
 	}
 	return cl
 }
@@ -235,5 +250,39 @@ func (k *Kafka) WaitForOffset(topic string, partition int32, timestamp int64, is
 				topic, partition, timestamp, isolation, got, want, limit)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// DescribeNextGenGroup is the oracle for a KIP-848 consumer group (ConsumerGroupDescribe through
+// kadm): its state, epoch and member ids.
+func (k *Kafka) DescribeNextGenGroup(group string) (state string, epoch int32, members []string) {
+	k.t.Helper()
+	res, err := k.Admin.DescribeConsumerGroups(ctx(k.t), group)
+	if err != nil {
+		k.t.Fatalf("describe consumer group %s: %v", group, err)
+	}
+	g := res[group]
+	if g.Err != nil {
+		k.t.Fatalf("describe consumer group %s: %v", group, g.Err)
+	}
+	for _, m := range g.Members {
+		members = append(members, m.MemberID)
+	}
+	return g.State, g.Epoch, members
+}
+
+// WaitForNextGenGroup waits until the KIP-848 group reports state.
+func (k *Kafka) WaitForNextGenGroup(group, state string) {
+	k.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := k.Admin.DescribeConsumerGroups(ctx(k.t), group)
+		if err == nil && res[group].Err == nil && res[group].State == state {
+			return
+		}
+		if time.Now().After(deadline) {
+			k.t.Fatalf("consumer group %s not %s after 30s (%v)", group, state, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -23,10 +23,8 @@ type GroupOffsetsRequest struct {
 // GroupOffsets is a consumer group's progress, as read with DescribeGroups and OffsetFetch only:
 // the read never joins, syncs, heartbeats or commits.
 type GroupOffsets struct {
-	// State is the group's state as the broker reports it (Stable, Empty, Dead, ...).
+	// State is the group's state as its coordinator reports it (Stable, Empty, Dead, ...).
 	State string
-	// Members is how many members the group has.
-	Members int
 	// Partitions are sorted by topic, then partition.
 	Partitions []GroupPartitionOffsets
 }
@@ -66,10 +64,11 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	var (
 		out       GroupOffsets
 		committed map[string]map[int]int64
+		live      bool
 	)
 	err := c.withRetries(ctx, tt, func(bool) error {
 		var err error
-		if out.State, out.Members, err = c.describeGroup(ctx, tt, req.GroupID); err != nil {
+		if out.State, live, err = c.describeGroup(ctx, tt, req.GroupID); err != nil {
 			return err
 		}
 		committed, err = c.fetchCommitted(ctx, tt, req.GroupID)
@@ -78,7 +77,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	if err != nil {
 		return GroupOffsets{}, err
 	}
-	if out.Members == 0 && len(committed) == 0 {
+	if !live && len(committed) == 0 {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: out.State}
 	}
 
@@ -115,26 +114,32 @@ func groupPartition(topic string, p PartitionOffsets, committed map[int]int64) G
 	return gp
 }
 
-// describeGroup asks the group's coordinator for the group's state and member count
-// (DescribeGroups, through kafka-go's protocol package: its Client.DescribeGroups also decodes
-// member metadata, which fails on groups that are not consumer groups).
-func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group string) (string, int, error) {
+// describeGroup returns the group's state as its coordinator reports it, and whether the group
+// exists with members. DescribeGroups (through kafka-go's protocol package: its
+// Client.DescribeGroups also decodes member metadata, which fails on groups that are not
+// consumer groups) answers for classic groups; a group it does not know, a KIP-848 consumer
+// group among them, is looked up with ListGroups on its coordinator.
+func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group string) (string, bool, error) {
 	m, err := tt.transport.RoundTrip(ctx, tt.addr, &describegroups.Request{Groups: []string{group}})
 	if err != nil {
-		return "", 0, c.connectError(ctx, tt, fmt.Errorf("DescribeGroups for group %q: %w", group, err))
+		return "", false, c.connectError(ctx, tt, fmt.Errorf("DescribeGroups for group %q: %w", group, err))
 	}
 	res, ok := m.(*describegroups.Response)
 	if !ok || len(res.Groups) != 1 {
-		return "", 0, fmt.Errorf("DescribeGroups for group %q: unexpected answer %T", group, m)
+		return "", false, fmt.Errorf("DescribeGroups for group %q: unexpected answer %T", group, m)
 	}
 	g := res.Groups[0]
 	switch code := kafka.Error(g.ErrorCode); {
-	case code == kafka.GroupIdNotFound: // newer brokers' answer for a group they do not know
-		return "Dead", 0, nil
-	case code != 0:
-		return "", 0, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: code}
+	case code == 0 && g.GroupState != "Dead":
+		return g.GroupState, len(g.Members) > 0, nil
+	case code != 0 && code != kafka.GroupIdNotFound:
+		return "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: code}
 	}
-	return g.GroupState, len(g.Members), nil
+	state, found, err := c.listedGroup(ctx, tt, group)
+	if err != nil || !found {
+		return "Dead", false, err
+	}
+	return state, state != "Empty" && state != "Dead", nil
 }
 
 // fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for

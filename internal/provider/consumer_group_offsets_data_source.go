@@ -52,9 +52,12 @@ func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasou
 func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A consumer group's committed offsets and lag per partition, read with Kafka's " +
-			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs. Read-only: it never joins, syncs, " +
-			"heartbeats or commits, so the group's members, generation and offsets are untouched. A group has " +
-			"caught up when `total_lag == 0`.\n\n" +
+			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
+			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
+			"FindCoordinator and ListGroups. Read-only: it never joins, syncs, heartbeats or commits, so the " +
+			"group's members, generation and offsets are untouched. A group has caught up when `total_lag == 0`; " +
+			"in a gate, set `topics`, so that a group that has not committed yet shows its partitions with a " +
+			"`null` commit instead of no partitions and a `total_lag` of 0.\n\n" +
 			"Errors: `Consumer group not found` (on `group_id`) when the group has neither members nor committed " +
 			"offsets (brokers answer \"no offsets\", not \"no such group\"); `Topic not found` (on `topics`) for a " +
 			"listed or committed topic that does not exist; and those of `kafka_partition_offsets`.",
@@ -75,8 +78,10 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"isolation_level": isolationLevelAttribute(),
 			"state": schema.StringAttribute{
 				Computed: true,
-				MarkdownDescription: "The group's state as the broker reports it (DescribeGroups): `Stable`, " +
-					"`PreparingRebalance`, `CompletingRebalance`, `Empty` (no members, offsets kept) or `Dead`.",
+				MarkdownDescription: "The group's state as its coordinator reports it: for classic groups " +
+					"(DescribeGroups) `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty` (no members, " +
+					"offsets kept) or `Dead`; for consumer-protocol groups (ListGroups) `Stable`, `Assigning`, " +
+					"`Reconciling`, `Empty` or `Dead`.",
 			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,

@@ -165,3 +165,48 @@ func TestAccConsumerGroupOffsets_readOnlyOnALiveGroup(t *testing.T) {
 			stateBefore, stateAfter, membersBefore, membersAfter, generationBefore, generationAfter, committedBefore, committedAfter)
 	}
 }
+
+// Kafka 4's consumer protocol (KIP-848): DescribeGroups does not know these groups, so the state
+// comes from ListGroups on the coordinator. A live group is Stable with its exact lag, left
+// unchanged by the read; a live group that has not committed yet exists (no error), and with
+// topics set shows every partition uncommitted.
+func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	group, fresh := topic+"-group", topic+"-fresh"
+	k.Produce(topic, 0, 3)
+	k.Produce(topic, 1, 2)
+	k.NextGenConsumer(group, 5, topic)
+	k.NextGenConsumer(fresh, 0, topic)
+	k.Produce(topic, 1, 4)
+	k.WaitForNextGenGroup(group, "Stable")
+	k.WaitForNextGenGroup(fresh, "Stable")
+	stateBefore, epochBefore, membersBefore := k.DescribeNextGenGroup(group)
+	committedBefore := k.GroupCommitted(group)
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:            groupConfig(t, group, ""),
+				ConfigStateChecks: expectGroup(t, k, group, "Stable", []groupEntry{{topic, 0, 3, 3}, {topic, 1, 2, 6}}),
+			},
+			{
+				Config:            groupConfig(t, fresh, ""),
+				ConfigStateChecks: expectGroup(t, k, fresh, "Stable", nil),
+			},
+			{
+				Config:            groupConfig(t, fresh, fmt.Sprintf("topics = [%q]", topic)),
+				ConfigStateChecks: expectGroup(t, k, fresh, "Stable", []groupEntry{{topic, 0, -1, 3}, {topic, 1, -1, 6}}),
+			},
+		},
+	})
+
+	stateAfter, epochAfter, membersAfter := k.DescribeNextGenGroup(group)
+	committedAfter := k.GroupCommitted(group)
+	if stateAfter != stateBefore || epochAfter != epochBefore || !slices.Equal(membersBefore, membersAfter) ||
+		fmt.Sprint(committedAfter) != fmt.Sprint(committedBefore) {
+		t.Fatalf("the group changed: state %s -> %s, epoch %d -> %d, members %v -> %v, offsets %v -> %v",
+			stateBefore, stateAfter, epochBefore, epochAfter, membersBefore, membersAfter, committedBefore, committedAfter)
+	}
+}
