@@ -80,7 +80,8 @@ func (e *BrokerError) Error() string {
 	default:
 		about = fmt.Sprintf("topic %q partition %d", e.Topic, e.Partition)
 	}
-	title, desc := e.Code.Title(), e.Code.Description()
+	// Kafka's own name for the code (TOPIC_AUTHORIZATION_FAILED), as brokers log it.
+	title, desc := strings.ToUpper(strings.ReplaceAll(e.Code.Title(), " ", "_")), e.Code.Description()
 	if title == "" {
 		title, desc = "an error code unknown to this provider", "see the Kafka protocol's error codes"
 	}

@@ -2,9 +2,11 @@ package provider
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/segmentio/kafka-go"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -38,7 +40,7 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 				"kind the tls and sasl blocks say (plaintext without a tls block); on a slow network raise the "+
 				"provider's timeout.")
 	case errors.As(err, &broker):
-		diags.AddError("Kafka broker refused the request", err.Error()+".")
+		diags.AddError("Kafka broker refused the request", err.Error()+"."+brokerAdvice(broker))
 	case errors.As(err, &timedOut):
 		diags.AddError("Kafka read timed out",
 			err.Error()+". The cluster answered but not completely in time; raise the provider's timeout "+
@@ -46,4 +48,17 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 	default:
 		diags.AddError("Kafka read failed", err.Error()+".")
 	}
+}
+
+// brokerAdvice says what to do about the broker answers a user can fix.
+func brokerAdvice(e *kafkaclient.BrokerError) string {
+	switch e.Code {
+	case kafka.TopicAuthorizationFailed:
+		return fmt.Sprintf(" The provider's principal (its SASL user or TLS certificate) needs the ACL operation "+
+			"DESCRIBE on topic %q: Metadata and ListOffsets require it.", e.Topic)
+	case kafka.GroupAuthorizationFailed:
+		return fmt.Sprintf(" The provider's principal (its SASL user or TLS certificate) needs the ACL operation "+
+			"DESCRIBE on group %q (DescribeGroups, OffsetFetch, ListGroups) and DESCRIBE on its topics.", e.Group)
+	}
+	return ""
 }

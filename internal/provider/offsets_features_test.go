@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -234,6 +235,50 @@ data "kafka_partition_offsets" "test" {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_timestamp_offset"), knownvalue.Null()),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_timestamp"), knownvalue.Null()),
 			},
+		}},
+	})
+}
+
+// Authenticated but not authorized: the broker's answer by Kafka's name, and what to grant. kfake
+// answers ListOffsets with TOPIC_AUTHORIZATION_FAILED, as a broker with ACLs does.
+func TestAccPartitionOffsets_notAuthorized(t *testing.T) {
+	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		req, _ := r.(*kmsg.ListOffsetsRequest)
+		resp := kmsg.NewPtrListOffsetsResponse()
+		resp.Version = req.Version
+		for _, rt := range req.Topics {
+			st := kmsg.NewListOffsetsResponseTopic()
+			st.Topic = rt.Topic
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewListOffsetsResponseTopicPartition()
+				sp.Partition, sp.ErrorCode, sp.Offset = rp.Partition, 29, -1
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+}
+data "kafka_partition_offsets" "test" {
+  topic     = "secret"
+  partition = 0
+}
+`, c.ListenAddrs()[0]),
+			ExpectError: errorLike("Kafka broker refused the request", `for topic "secret" partition 0: broker answered TOPIC_AUTHORIZATION_FAILED (error code 29)`,
+				`needs the ACL operation DESCRIBE on topic "secret"`),
 		}},
 	})
 }

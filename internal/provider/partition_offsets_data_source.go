@@ -108,7 +108,9 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 				Computed: true,
 				MarkdownDescription: "The offset of the record with the largest timestamp (ListOffsets with timestamp " +
 					"-3, KIP-734, ListOffsets v7, Apache Kafka 3.0+); the first such record on a tie. `null` when " +
-					"the partition holds no record, and, with a warning, on brokers older than Kafka 3.0.",
+					"the partition holds no record; under `read_committed`, also when that record is in a " +
+					"transaction still open (the broker answers -1); and, with a warning, on brokers older than " +
+					"Kafka 3.0.",
 			},
 			"max_timestamp": schema.StringAttribute{
 				Computed:   true,

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -76,9 +77,11 @@ func tlsAdvice(p kafkaclient.TLSProblem) (summary, fix string) {
 func saslAdvice(e *kafkaclient.SASLError) (summary, fix string) {
 	switch e.Problem {
 	case kafkaclient.SASLAuthenticationFailed:
-		fix := "Check username and password in the sasl block (or " + EnvSASLUsername + ", " + EnvSASLPassword +
-			"), and that the user exists for this mechanism: SCRAM credentials are stored per mechanism " +
-			"(SCRAM-SHA-256 and SCRAM-SHA-512 are separate)."
+		fix := "Check username and password in the sasl block (or " + EnvSASLUsername + ", " + EnvSASLPassword + ")."
+		if strings.HasPrefix(e.Mechanism, "SCRAM") {
+			fix += " SCRAM credentials are stored per mechanism: the user must exist for " + e.Mechanism +
+				" (SCRAM-SHA-256 and SCRAM-SHA-512 are separate)."
+		}
 		if e.Mechanism == "OAUTHBEARER" {
 			fix = "Check that the token is valid for this cluster: issuer, audience, expiry and the claims " +
 				"the broker's validator requires."

@@ -26,7 +26,8 @@ const (
 func isolationLevelAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional: true,
-		MarkdownDescription: "`read_uncommitted` (default) or `read_committed`: the ListOffsets isolation " +
+		MarkdownDescription: "`read_uncommitted` (the default, also when unset, which state shows as `null`) or " +
+			"`read_committed`: the ListOffsets isolation " +
 			"level, which decides what the latest offset is. Under `read_uncommitted` it is the high watermark, " +
 			"the offset the next record gets. Under `read_committed` it is the last stable offset: the first " +
 			"offset of the oldest open transaction, or the high watermark when no transaction is open.",
@@ -51,8 +52,8 @@ func timestampAttribute() schema.StringAttribute {
 		MarkdownDescription: "An RFC 3339 time, such as `\"2026-11-01T12:00:00Z\"`. When set, `timestamp_offset` " +
 			"is read with ListOffsets by time: the first offset whose record timestamp is at or after this " +
 			"time. Kafka stores milliseconds since the Unix epoch: times before 1970-01-01T00:00:00Z are " +
-			"refused (negative timestamps are ListOffsets' special values; -1 means latest), and so is anything " +
-			"finer than a millisecond, which is truncated.",
+			"refused (negative timestamps are ListOffsets' special values; -1 means latest). Anything finer than a " +
+			"millisecond is truncated.",
 		Validators: []validator.String{timestampValidator{}},
 	}
 }
