@@ -11,9 +11,12 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/segmentio/kafka-go"
 )
 
 // dialLog wraps a dialer and remembers, per address, how far each connection got. kafka-go
@@ -26,6 +29,8 @@ type dialLog struct {
 
 	mu    sync.Mutex
 	addrs map[string]*addrRecord
+	// listOffsetsMax is each broker's highest ListOffsets version, from its ApiVersions answer.
+	listOffsetsMax map[string]int16
 }
 
 type addrRecord struct {
@@ -47,7 +52,33 @@ func (r *addrRecord) failed() bool {
 // Kafka's), a first response that cannot be Kafka's fails the connection at once. bootstrap are
 // the configured bootstrap servers: one that failed is skipped while another is left to try.
 func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool, bootstrap []string) *dialLog {
-	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}, checkFrames: checkFrames, bootstrap: bootstrap}
+	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}, listOffsetsMax: map[string]int16{},
+		checkFrames: checkFrames, bootstrap: bootstrap}
+}
+
+// noteListOffsetsMax records the highest ListOffsets version address serves.
+func (d *dialLog) noteListOffsetsMax(address string, v int16) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.listOffsetsMax[address] = v
+}
+
+// supportsMaxTimestamp refuses a max-timestamp lookup when a leader serves ListOffsets below v7.
+// kafka-go then negotiates v6 or less, where brokers before Kafka 3.0 read timestamp -3 as an
+// ordinary time and answer the first record, not an error.
+func (d *dialLog) supportsMaxTimestamp(leaders map[kafka.Broker][]int32) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for b := range leaders {
+		address := net.JoinHostPort(b.Host, strconv.Itoa(b.Port))
+		if v, ok := d.listOffsetsMax[address]; ok && v < 7 {
+			return &UnsupportedError{
+				What:  fmt.Sprintf("the max timestamp offset (ListOffsets v7, KIP-734; broker %s serves up to v%d)", address, v),
+				Since: "3.0",
+			}
+		}
+	}
+	return nil
 }
 
 // skip says why address is not worth dialling: it is a bootstrap server that failed, and another

@@ -141,7 +141,7 @@ func TestEarliestAboveLatestIsAnError(t *testing.T) {
 	})
 	cl := newClient(t, c, 2*time.Second)
 	got, err := cl.PartitionOffsets(context.Background(), "t", 0)
-	if err == nil || !strings.Contains(err.Error(), "earliest offset above the latest (earliest 10, latest 5)") {
+	if err == nil || !strings.Contains(err.Error(), "the broker's offsets contradict each other (earliest 10, latest 5)") {
 		t.Fatalf("got %+v, %v; want an error about earliest above latest", got, err)
 	}
 }

@@ -8,8 +8,10 @@ import (
 // kafka-go trusts what it reads: a negative frame size panics in its decoder, and an array
 // count is allocated before it is checked against the bytes left (kafka-go issue #1439), so a
 // 14-byte frame can ask for gigabytes. kafkaConn therefore checks the size of every response
-// frame, and the first response of every connection, ApiVersions, in full: a peer that gets past
-// it is a Kafka broker.
+// frame, and the first response of every connection, ApiVersions, in full, so that a peer that is
+// not Kafka is refused before kafka-go decodes anything it sent. A peer that answers ApiVersions
+// like a broker and then sends hostile arrays in later responses is not defended against: that
+// takes a parser for every response, and such a peer is a broken or malicious Kafka broker.
 
 // maxResponseFrame bounds any response frame: far above what Metadata for a large cluster or
 // ListOffsets for thousands of partitions take, far below what would exhaust memory.
@@ -38,10 +40,11 @@ const (
 
 // checkApiVersions checks a whole ApiVersions response frame (size prefix included) of request
 // version v: its array fits in the frame, and the broker serves Metadata and ListOffsets in
-// versions that keep this provider read-only and correct.
-func checkApiVersions(address string, frame []byte, v int16) error {
+// versions that keep this provider read-only and correct. It notes the broker's highest
+// ListOffsets version in dials (the max-timestamp lookup needs v7).
+func checkApiVersions(dials *dialLog, address string, frame []byte, v int16) error {
 	if v >= 3 {
-		return nil // flexible versions: kafka-go decodes compact arrays with their bounds
+		return nil // kafka-go sends ApiVersions v0 on every new connection; later versions are not checked
 	}
 	body := frame[8:] // size, correlation id
 	if len(body) < 6 {
@@ -61,6 +64,7 @@ func checkApiVersions(address string, frame []byte, v int16) error {
 	if code := int16(binary.BigEndian.Uint16(body[:2])); code != 0 || count == 0 {
 		return nil // kafka-go reports the error code itself
 	}
+	dials.noteListOffsetsMax(address, maxVersion[2])
 	for _, need := range []struct {
 		key  int16
 		name string

@@ -148,7 +148,7 @@ func (c *Client) timeoutError(tt *topicTransport, last error) error {
 // leaders asks the transport's metadata for the topic and returns the leader of each requested
 // partition (every partition when partitions is nil), by partition. A "no" from a cached layout
 // is retried once fresh before it is believed.
-func (c *Client) leaders(ctx context.Context, tt *topicTransport, topic string, partitions []int, fresh bool) (map[int]int, error) {
+func (c *Client) leaders(ctx context.Context, tt *topicTransport, topic string, partitions []int, fresh bool) (map[int]kafka.Broker, error) {
 	md, err := tt.client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{topic}})
 	if err != nil {
 		return nil, c.connectError(ctx, tt, err)
@@ -164,14 +164,14 @@ func (c *Client) leaders(ctx context.Context, tt *topicTransport, topic string, 
 	case t.Error != nil:
 		return nil, topicError(t.Error, topic)
 	}
-	byID := make(map[int]int, len(t.Partitions))
+	byID := make(map[int]kafka.Broker, len(t.Partitions))
 	for _, p := range t.Partitions {
-		byID[p.ID] = p.Leader.ID
+		byID[p.ID] = p.Leader
 	}
 	if partitions == nil {
 		return byID, nil
 	}
-	out := make(map[int]int, len(partitions))
+	out := make(map[int]kafka.Broker, len(partitions))
 	for _, p := range partitions {
 		leader, ok := byID[p]
 		if !ok {
@@ -240,7 +240,6 @@ func lookups(req OffsetsRequest) []lookup {
 	if !req.latestOnly {
 		out = append(out, lookup{timestampEarliest, "ListOffsets (earliest)", func(p *PartitionOffsets, o, _ int64) { p.Earliest = o }})
 	}
-	out = append(out, lookup{timestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
 	if req.TimestampMs != nil {
 		out = append(out, lookup{*req.TimestampMs, "ListOffsets (by timestamp)", func(p *PartitionOffsets, o, _ int64) {
 			if o >= 0 { // -1: no record at or after the timestamp
@@ -250,20 +249,20 @@ func lookups(req OffsetsRequest) []lookup {
 	}
 	if req.MaxTimestamp {
 		out = append(out, lookup{timestampMax, "ListOffsets (max timestamp)", func(p *PartitionOffsets, o, ts int64) {
-			if o >= 0 { // -1: the partition holds no record
+			if o >= 0 { // -1: the partition holds no record (or, read_committed, none below the LSO)
 				p.MaxTimestampOffset, p.MaxTimestamp = &o, &ts
 			}
 		}})
 	}
-	return out
+	return append(out, lookup{timestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
 }
 
 // listOffsets sends, for each lookup in turn, one request per leader holding all of that leader's
 // partitions (a partition may appear only once per request), and assembles the answers sorted
-// by partition. Lookups go one after the other, earliest first: both bounds only move forward
-// and the earliest never passes the latest, so a latest read after it is never below it.
-func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, leaders map[int]int) ([]PartitionOffsets, error) {
-	byLeader := map[int][]int32{}
+// by partition. Lookups go one after the other, the earliest offset first and the latest last:
+// offsets only move forward, so every answer read in between lies between those two.
+func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, leaders map[int]kafka.Broker) ([]PartitionOffsets, error) {
+	byLeader := map[kafka.Broker][]int32{}
 	for p, leader := range leaders {
 		byLeader[leader] = append(byLeader[leader], int32(p))
 	}
@@ -272,17 +271,19 @@ func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, le
 		out[p] = &PartitionOffsets{Partition: p}
 	}
 	for _, l := range lookups(req) {
+		if l.timestamp == timestampMax {
+			if err := tt.dials.supportsMaxTimestamp(byLeader); err != nil {
+				return nil, err
+			}
+		}
 		if err := lookupAll(ctx, tt, req, l, byLeader, out); err != nil {
 			return nil, err
 		}
 	}
 	res := make([]PartitionOffsets, 0, len(out))
 	for _, p := range out {
-		// Read in this order, the earliest offset can pass the high watermark only if the broker
-		// contradicts itself (say, mid leader change): ask again rather than report it.
-		if !req.latestOnly && req.Isolation == ReadUncommitted && p.Earliest > p.Latest {
-			return nil, fmt.Errorf("topic %q partition %d: %w (earliest %d, latest %d)",
-				req.Topic, p.Partition, errInconsistentOffsets, p.Earliest, p.Latest)
+		if err := settle(req, p); err != nil {
+			return nil, err
 		}
 		res = append(res, *p)
 	}
@@ -290,11 +291,43 @@ func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, le
 	return res, nil
 }
 
-// errInconsistentOffsets: the broker answered an earliest offset above the latest.
-var errInconsistentOffsets = errors.New("the broker answered an earliest offset above the latest")
+// settle checks one partition's answers against each other. Read in order, earliest <= every
+// record offset < latest unless the broker contradicts itself (say, mid leader change): then ask
+// again rather than report it. The max-timestamp lookup ignores the log start offset, so a
+// record deleted by DeleteRecords can come back: it is no longer in the partition, so null.
+func settle(req OffsetsRequest, p *PartitionOffsets) error {
+	inconsistent := func(what string, v int64) error {
+		other := ""
+		if what != "" {
+			other = fmt.Sprintf(", %s %d", what, v)
+		}
+		return fmt.Errorf("topic %q partition %d: %w (earliest %d, latest %d%s)",
+			req.Topic, p.Partition, errInconsistentOffsets, p.Earliest, p.Latest, other)
+	}
+	if req.latestOnly {
+		return nil
+	}
+	if req.Isolation == ReadUncommitted && p.Earliest > p.Latest {
+		return inconsistent("", 0)
+	}
+	if o := p.TimestampOffset; o != nil && (*o < p.Earliest || *o >= p.Latest) {
+		return inconsistent("offset at the timestamp", *o)
+	}
+	if o := p.MaxTimestampOffset; o != nil {
+		switch {
+		case *o >= p.Latest:
+			return inconsistent("max timestamp offset", *o)
+		case *o < p.Earliest:
+			p.MaxTimestampOffset, p.MaxTimestamp = nil, nil
+		case *p.MaxTimestamp < 0: // -1: a record without a timestamp (before message format v1)
+			p.MaxTimestamp = nil
+		}
+	}
+	return nil
+}
 
 // lookupAll sends one lookup to every leader at once and records the answers in out.
-func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lookup, byLeader map[int][]int32, out map[int]*PartitionOffsets) error {
+func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lookup, byLeader map[kafka.Broker][]int32, out map[int]*PartitionOffsets) error {
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
@@ -399,3 +432,7 @@ func listOffsetsOnce(ctx context.Context, tt *topicTransport, topic string, isol
 	}
 	return out, nil
 }
+
+// errInconsistentOffsets: the broker's answers contradict each other (earliest above latest, a
+// record offset outside the two); retried, since a leader change can cause it.
+var errInconsistentOffsets = errors.New("the broker's offsets contradict each other")

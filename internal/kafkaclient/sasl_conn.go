@@ -199,7 +199,7 @@ func (c *kafkaConn) readFrame() ([]byte, error) {
 func (c *kafkaConn) check(frame []byte) error {
 	switch c.lastKey {
 	case protocol.ApiVersions:
-		return checkApiVersions(c.address, frame, c.lastVer)
+		return checkApiVersions(c.s.dials, c.address, frame, c.lastVer)
 	case protocol.SaslHandshake:
 		// A frame that does not decode is left for kafka-go to report.
 		_, msg, _ := protocol.ReadResponse(bytes.NewReader(frame), c.lastKey, c.lastVer)

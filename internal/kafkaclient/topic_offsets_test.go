@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -167,9 +168,10 @@ func TestMaxTimestampUnsupportedByOldBroker(t *testing.T) {
 		t.Fatalf("plain offsets on an old broker: got %+v, %v; want 0/0", got, err)
 	}
 	_, err = cl.Offsets(context.Background(), OffsetsRequest{Topic: "old", MaxTimestamp: true})
+	// Refused before asking: a real pre-3.0 broker would read -3 as a time and answer offset 0.
 	var ue *UnsupportedError
-	if !errors.As(err, &ue) || ue.Since != "3.0" {
-		t.Fatalf("got %v, want UnsupportedError naming Kafka 3.0", err)
+	if !errors.As(err, &ue) || ue.Since != "3.0" || !strings.Contains(err.Error(), "serves up to v6") {
+		t.Fatalf("got %v, want UnsupportedError naming Kafka 3.0 and the broker's ListOffsets v6", err)
 	}
 }
 
