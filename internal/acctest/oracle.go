@@ -286,3 +286,36 @@ func (k *Kafka) WaitForNextGenGroup(group, state string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// LimitedUser creates a SCRAM-SHA-512 user that may only DESCRIBE the given groups and topics
+// (the broker runs an ACL authorizer) and returns its name and password.
+func (k *Kafka) LimitedUser(groups, topics []string) (user, password string) {
+	k.t.Helper()
+	name := TopicName(k.t, "")
+	user, password = "tfacc-limited-"+name[len(name)-8:], "limited-password"
+	res, err := k.Admin.AlterUserSCRAMs(ctx(k.t), nil, []kadm.UpsertSCRAM{{
+		User: user, Mechanism: kadm.ScramSha512, Iterations: 4096, Password: password,
+	}})
+	if err == nil {
+		err = res.Error()
+	}
+	if err != nil {
+		k.t.Fatalf("create SCRAM user %s: %v", user, err)
+	}
+	acl := kadm.NewACLs().Allow("User:" + user).AllowHosts().Groups(groups...).Topics(topics...).
+		Operations(kadm.OpDescribe).ResourcePatternType(kadm.ACLPatternLiteral)
+	created, err := k.Admin.CreateACLs(ctx(k.t), acl)
+	if err == nil {
+		for _, c := range created {
+			if c.Err != nil {
+				err = c.Err
+			}
+		}
+	}
+	if err != nil {
+		k.t.Fatalf("create ACLs for %s: %v", user, err)
+	}
+	// ACLs and SCRAM credentials reach the listeners a moment after they are created.
+	time.Sleep(time.Second)
+	return user, password
+}

@@ -44,13 +44,19 @@ type GroupPartitionOffsets struct {
 // GroupNotFoundError: the group has neither members nor committed offsets. Brokers do not say
 // "no such group": they describe it as Dead or Empty and fetch no offsets.
 type GroupNotFoundError struct {
-	GroupID string
-	State   string
+	GroupID  string
+	State    string
+	NoGroups bool // __consumer_offsets does not exist: no group ever existed on this cluster
 }
 
 func (e *GroupNotFoundError) Error() string {
+	if e.NoGroups {
+		return fmt.Sprintf("consumer group %q does not exist: no consumer group has ever existed on this cluster "+
+			"(its %s topic does not exist)", e.GroupID, offsetsTopic)
+	}
 	return fmt.Sprintf("consumer group %q has no members and no committed offsets (broker reports state %q): "+
-		"it does not exist, or it has never committed", e.GroupID, e.State)
+		"it does not exist, it has never committed, or the provider's principal may not DESCRIBE the topics "+
+		"it committed on (OffsetFetch leaves those out)", e.GroupID, e.State)
 }
 
 // GroupOffsets reads a consumer group's committed offsets and the latest offsets of its
@@ -58,7 +64,10 @@ func (e *GroupNotFoundError) Error() string {
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	tt := c.acquire() // brokers only: group requests go to the coordinator
+	// Group requests go to the coordinator, found with FindCoordinator, which makes the broker
+	// create __consumer_offsets if it is missing: this transport's metadata covers that topic,
+	// so that a cluster where no group ever existed is answered without creating it.
+	tt := c.acquire(offsetsTopic)
 	defer c.release(tt)
 
 	var (
@@ -66,7 +75,10 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		committed map[string]map[int]int64
 		live      bool
 	)
-	err := c.withRetries(ctx, tt, func(bool) error {
+	err := c.withRetries(ctx, tt, func(fresh bool) error {
+		if err := c.offsetsTopicExists(ctx, tt, fresh); err != nil {
+			return err
+		}
 		var err error
 		if out.State, live, err = c.describeGroup(ctx, tt, req.GroupID); err != nil {
 			return err
@@ -74,6 +86,9 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		committed, err = c.fetchCommitted(ctx, tt, req.GroupID)
 		return err
 	})
+	if errors.Is(err, errNoOffsetsTopic) {
+		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: "Dead", NoGroups: true}
+	}
 	if err != nil {
 		return GroupOffsets{}, err
 	}
@@ -88,8 +103,10 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		}
 	}
 	slices.Sort(topics)
-	for _, topic := range slices.Compact(topics) {
-		latest, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: req.Isolation, latestOnly: true})
+	topics = slices.Compact(topics)
+	latest := map[string][]PartitionOffsets{}
+	for _, topic := range topics {
+		res, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: req.Isolation, latestOnly: true})
 		var tnf *TopicNotFoundError
 		if errors.As(err, &tnf) && req.Topics == nil {
 			return GroupOffsets{}, fmt.Errorf("group %q has committed offsets for a topic that no longer exists "+
@@ -98,11 +115,38 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		if err != nil {
 			return GroupOffsets{}, err
 		}
-		for _, p := range latest {
+		latest[topic] = res
+	}
+	for _, topic := range topics {
+		for _, p := range latest[topic] {
 			out.Partitions = append(out.Partitions, groupPartition(topic, p, committed[topic]))
 		}
 	}
 	return out, nil
+}
+
+// offsetsTopic is Kafka's internal topic of group metadata and committed offsets.
+const offsetsTopic = "__consumer_offsets"
+
+// errNoOffsetsTopic: __consumer_offsets does not exist, so no group does.
+var errNoOffsetsTopic = errors.New(offsetsTopic + " does not exist")
+
+// offsetsTopicExists checks, from the transport's metadata, that __consumer_offsets exists; a
+// "no" from a cached layout is asked again fresh before it is believed.
+func (c *Client) offsetsTopicExists(ctx context.Context, tt *topicTransport, fresh bool) error {
+	md, err := tt.client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{offsetsTopic}})
+	if err != nil {
+		return c.connectError(ctx, tt, err)
+	}
+	t := findTopic(md, offsetsTopic)
+	var code kafka.Error
+	if t == nil || errors.As(t.Error, &code) && code == kafka.UnknownTopicOrPartition {
+		if !fresh {
+			return errStaleMetadata
+		}
+		return errNoOffsetsTopic
+	}
+	return nil
 }
 
 func groupPartition(topic string, p PartitionOffsets, committed map[int]int64) GroupPartitionOffsets {
@@ -143,7 +187,8 @@ func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group st
 }
 
 // fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for
-// all topics); partitions without a commit (-1) are left out.
+// all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
+// commit (-1) are left out.
 func (c *Client) fetchCommitted(ctx context.Context, tt *topicTransport, group string) (map[string]map[int]int64, error) {
 	res, err := tt.client.OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: group})
 	if err != nil {
@@ -156,6 +201,10 @@ func (c *Client) fetchCommitted(ctx context.Context, tt *topicTransport, group s
 	for topic, partitions := range res.Topics {
 		for _, p := range partitions {
 			if err := groupError("OffsetFetch", group, p.Error); err != nil {
+				var be *BrokerError
+				if errors.As(err, &be) {
+					be.Topic, be.Partition = topic, p.Partition
+				}
 				return nil, err
 			}
 			if p.CommittedOffset < 0 {

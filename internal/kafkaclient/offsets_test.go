@@ -320,3 +320,7 @@ func TestUnreachable(t *testing.T) { // case C5 (a) and (b)
 		})
 	}
 }
+
+// withOffsetsTopic seeds a topic named __consumer_offsets: kfake keeps group offsets without one,
+// and group reads first check that it exists, as it does on every Kafka cluster that has a group.
+func withOffsetsTopic() kfake.Opt { return kfake.SeedTopics(1, offsetsTopic) }

@@ -64,7 +64,7 @@ func describeCounts(c map[int16]int) string {
 }
 
 func TestRequestsPerDataSourceRead(t *testing.T) {
-	c := newCluster(t, kfake.NumBrokers(3), kfake.SeedTopics(6, "t"))
+	c := newCluster(t, kfake.NumBrokers(3), withOffsetsTopic(), kfake.SeedTopics(6, "t"))
 	produce(t, c, "t", 0, 3)
 	leaders := map[int32]bool{}
 	for p := int32(0); p < 6; p++ {

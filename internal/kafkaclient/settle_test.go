@@ -72,7 +72,7 @@ func TestMaxTimestampAfterDeleteRecords(t *testing.T) {
 
 // A group coordinator still loading (COORDINATOR_LOAD_IN_PROGRESS) is asked again.
 func TestCoordinatorLoadingIsRetried(t *testing.T) {
-	c := newCluster(t, kfake.SeedTopics(1, "t"))
+	c := newCluster(t, withOffsetsTopic(), kfake.SeedTopics(1, "t"))
 	produce(t, c, "t", 0, 4)
 	adm, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
 	if err != nil {
@@ -105,5 +105,26 @@ func TestCoordinatorLoadingIsRetried(t *testing.T) {
 	got, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
 	if err != nil || len(got.Partitions) != 1 || *got.Partitions[0].Lag != 3 {
 		t.Fatalf("got %+v, %v; want lag 3 once the coordinator has loaded", got, err)
+	}
+}
+
+// A cluster where no group ever existed has no __consumer_offsets: the read says the group does
+// not exist without FindCoordinator, which would make the broker create that topic.
+func TestGroupReadOnClusterWithoutGroups(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t")) // kfake, like a fresh Kafka, has no __consumer_offsets
+	var coordinatorLookups int
+	c.ControlKey(int16(kmsg.FindCoordinator), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		coordinatorLookups++
+		return nil, nil, false
+	})
+	cl := newClient(t, c, 3*time.Second)
+	_, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
+	var gnf *GroupNotFoundError
+	if !errors.As(err, &gnf) || !gnf.NoGroups {
+		t.Fatalf("got %v; want GroupNotFoundError saying no group ever existed", err)
+	}
+	if coordinatorLookups != 0 {
+		t.Fatalf("sent %d FindCoordinator requests; want none", coordinatorLookups)
 	}
 }

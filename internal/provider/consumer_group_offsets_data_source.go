@@ -57,7 +57,9 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"FindCoordinator and ListGroups. Read-only: it never joins, syncs, heartbeats or commits, so the " +
 			"group's members, generation and offsets are untouched. A group has caught up when `total_lag == 0`; " +
 			"in a gate, set `topics`, so that a group that has not committed yet shows its partitions with a " +
-			"`null` commit instead of no partitions and a `total_lag` of 0.\n\n" +
+			"`null` commit instead of no partitions and a `total_lag` of 0. Without `topics`, the broker lists " +
+			"only the topics the provider's principal may DESCRIBE; a listed topic it may not is an error " +
+			"(TOPIC_AUTHORIZATION_FAILED) naming the ACL to grant.\n\n" +
 			"Errors: `Consumer group not found` (on `group_id`) when the group has neither members nor committed " +
 			"offsets (brokers answer \"no offsets\", not \"no such group\"); `Topic not found` (on `topics`) for a " +
 			"listed or committed topic that does not exist; and those of `kafka_partition_offsets`.",
@@ -136,7 +138,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	partitions := make([]attr.Value, len(res.Partitions))
 	for i, p := range res.Partitions {
 		if p.Lag != nil {
-			total += *p.Lag
+			total = sumOffsets(total, *p.Lag, "total_lag", &resp.Diagnostics)
 		}
 		obj, diags := types.ObjectValue(groupPartitionType.AttrTypes, map[string]attr.Value{
 			"topic":            types.StringValue(p.Topic),

@@ -210,3 +210,48 @@ func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
 			stateBefore, stateAfter, epochBefore, epochAfter, membersBefore, membersAfter, committedBefore, committedAfter)
 	}
 }
+
+// A principal that may DESCRIBE the group and one of its two topics: by default the broker's
+// OffsetFetch leaves the other topic out (documented), and listing it in topics is an error that
+// names Kafka's code and the ACL to grant.
+func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
+	k := acctest.Connect(t)
+	auth := acctest.Auth(t)
+	allowed := k.CreateTopic(acctest.TopicName(t, "-allowed"), 1, nil)
+	denied := k.CreateTopic(acctest.TopicName(t, "-denied"), 1, nil)
+	group := allowed + "-group"
+	k.Produce(allowed, 0, 5)
+	k.Produce(denied, 0, 7)
+	k.CommitOffsets(group, map[string]map[int32]int64{allowed: {0: 2}, denied: {0: 3}})
+	user, password := k.LimitedUser([]string{group}, []string{allowed})
+	config := func(extra string) string {
+		return fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+  sasl {
+    mechanism = "scram-sha-512"
+    username  = %q
+    password  = %q
+  }
+}
+data "kafka_consumer_group_offsets" "test" {
+  group_id = %q
+  %s
+}
+`, auth.SASLPlaintext, user, password, group, extra)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:            config(""),
+				ConfigStateChecks: expectGroup(t, k, group, "Empty", []groupEntry{{allowed, 0, 2, 5}}),
+			},
+			{
+				Config: config(fmt.Sprintf("topics = [%q, %q]", allowed, denied)),
+				ExpectError: errorLike("Kafka broker refused the request", fmt.Sprintf("topic %q", denied),
+					"TOPIC_AUTHORIZATION_FAILED (error code 29)", fmt.Sprintf("needs the ACL operation DESCRIBE on topic %q", denied)),
+			},
+		},
+	})
+}

@@ -108,15 +108,17 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 				Computed: true,
 				MarkdownDescription: "The offset of the record with the largest timestamp (ListOffsets with timestamp " +
 					"-3, KIP-734, ListOffsets v7, Apache Kafka 3.0+); the first such record on a tie. `null` when " +
-					"the partition holds no record; under `read_committed`, also when that record is in a " +
-					"transaction still open (the broker answers -1); and, with a warning, on brokers older than " +
-					"Kafka 3.0.",
+					"the partition holds no record; when that record was deleted by DeleteRecords (Kafka cannot tell " +
+					"the largest timestamp among the records left); under `read_committed`, when that record is at or " +
+					"after the last stable offset (the broker answers -1); and, with a warning, on brokers that " +
+					"serve ListOffsets below v7 (before Kafka 3.0), where -3 would be read as a time.",
 			},
 			"max_timestamp": schema.StringAttribute{
 				Computed:   true,
 				CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "The largest record timestamp in the partition, as RFC 3339 in UTC with " +
-					"milliseconds, Kafka's resolution (`\"2026-11-01T12:05:00.250Z\"`). `null` when `max_timestamp_offset` is.",
+					"milliseconds, Kafka's resolution (`\"2026-11-01T12:05:00.250Z\"`). `null` when `max_timestamp_offset` " +
+					"is, and when that record has no timestamp (-1, message format before v1).",
 			},
 		},
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -52,8 +53,8 @@ func timestampAttribute() schema.StringAttribute {
 		MarkdownDescription: "An RFC 3339 time, such as `\"2026-11-01T12:00:00Z\"`. When set, `timestamp_offset` " +
 			"is read with ListOffsets by time: the first offset whose record timestamp is at or after this " +
 			"time. Kafka stores milliseconds since the Unix epoch: times before 1970-01-01T00:00:00Z are " +
-			"refused (negative timestamps are ListOffsets' special values; -1 means latest). Anything finer than a " +
-			"millisecond is truncated.",
+			"refused (negative timestamps are ListOffsets' special values; -1 means latest). A time finer than a " +
+			"millisecond is rounded up to the next one, so that the answer stays at or after it.",
 		Validators: []validator.String{timestampValidator{}},
 	}
 }
@@ -73,7 +74,21 @@ func timestampMs(v timetypes.RFC3339, attr path.Path, diags *diag.Diagnostics) *
 		return nil
 	}
 	ms := t.UnixMilli()
+	if t.Nanosecond()%int(time.Millisecond) != 0 {
+		ms++ // round up: the answer must stay at or after the time asked for
+	}
 	return &ms
+}
+
+// sumOffsets adds offset spans or lags, refusing a sum beyond int64 (a broker answering offsets
+// near 2^63 would otherwise wrap it negative).
+func sumOffsets(total, v int64, attr string, diags *diag.Diagnostics) int64 {
+	if v > math.MaxInt64-total {
+		diags.AddError("Offsets out of range", fmt.Sprintf("The %s does not fit in a 64-bit integer: the broker "+
+			"answered offsets near 2^63, which no real partition reaches.", attr))
+		return total
+	}
+	return total + v
 }
 
 func checkTimestamp(t time.Time) error {

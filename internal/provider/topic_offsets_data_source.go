@@ -120,7 +120,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	var total int64
 	partitions := make([]attr.Value, len(res))
 	for i, p := range res {
-		total += p.Latest - p.Earliest
+		total = sumOffsets(total, p.Latest-p.Earliest, "message_count", &resp.Diagnostics)
 		obj, diags := types.ObjectValue(topicPartitionType.AttrTypes, map[string]attr.Value{
 			"partition":        types.Int64Value(int64(p.Partition)),
 			"earliest_offset":  types.Int64Value(p.Earliest),

@@ -4,6 +4,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 )
 
 func TestParseTimeout(t *testing.T) {
@@ -26,5 +30,31 @@ func TestParseTimeout(t *testing.T) {
 		if _, err := parseTimeout(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want an error containing %q", in, err, want)
 		}
+	}
+}
+
+func TestTimestampMsRoundsUp(t *testing.T) {
+	for in, want := range map[string]int64{
+		"1970-01-01T00:00:00Z":         0,
+		"2026-11-01T12:00:05Z":         1793534405000,
+		"2026-11-01T12:00:05.0005Z":    1793534405001, // finer than a millisecond: the next one
+		"2026-11-01T13:00:05.25+01:00": 1793534405250,
+	} {
+		var diags diag.Diagnostics
+		got := timestampMs(timetypes.NewRFC3339ValueMust(in), path.Root("timestamp"), &diags)
+		if diags.HasError() || got == nil || *got != want {
+			t.Errorf("%s: got %v, %v; want %d", in, got, diags, want)
+		}
+	}
+}
+
+func TestSumOffsetsRefusesOverflow(t *testing.T) {
+	var diags diag.Diagnostics
+	if got := sumOffsets(1<<62, 1<<62-1, "message_count", &diags); got != 1<<63-1 || diags.HasError() {
+		t.Fatalf("got %d, %v", got, diags)
+	}
+	sumOffsets(1<<63-1, 1, "message_count", &diags)
+	if !diags.HasError() {
+		t.Fatal("a sum past 2^63-1 gave no error")
 	}
 }
