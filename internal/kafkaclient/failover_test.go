@@ -133,7 +133,7 @@ func TestUnknownErrorCodeIsNamed(t *testing.T) {
 // says so, never the two numbers.
 func TestEarliestAboveLatestIsAnError(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(1, "t"))
-	answerListOffsets(c, -1, func(rp kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
+	acctest.AnswerListOffsets(c, -1, func(rp kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
 		if rp.Timestamp == -2 {
 			return 0, 10
 		}

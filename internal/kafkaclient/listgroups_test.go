@@ -1,31 +1,21 @@
 package kafkaclient
 
 import (
-	"context"
 	"net"
 	"testing"
 	"time"
 
 	"github.com/segmentio/kafka-go/protocol"
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // Our ListGroups types replace kafka-go's: every version must encode and decode against a broker
 // (kfake here), the state appearing from v4.
 func TestListGroupsEveryVersion(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(1, "t"))
-	adm, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer adm.Close()
-	var o kadm.Offsets
-	o.Add(kadm.Offset{Topic: "t", Partition: 0, At: 0, LeaderEpoch: -1})
-	if _, err := kadm.NewClient(adm).CommitOffsets(context.Background(), "g", o); err != nil {
-		t.Fatal(err)
-	}
+	acctest.FakeCommit(t, c, "g", "t", 0, 0)
 	if lo, hi := protocol.ListGroups.MinVersion(), protocol.ListGroups.MaxVersion(); lo != 0 || hi != 5 {
 		t.Fatalf("ListGroups registered for v%d-v%d, want v0-v5", lo, hi)
 	}

@@ -21,12 +21,7 @@ import (
 
 func newCluster(t *testing.T, opts ...kfake.Opt) *kfake.Cluster {
 	t.Helper()
-	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
+	return acctest.Fake(t, opts...)
 }
 
 func newClient(t *testing.T, c *kfake.Cluster, timeout time.Duration) *Client {
@@ -184,49 +179,10 @@ func TestTransportFailureIsRetried(t *testing.T) {
 	}
 }
 
-// answerListOffsets answers the next n ListOffsets requests (n < 0: all) with answer's error
-// code and offset for each partition, and counts the requests it saw.
-func answerListOffsets(c *kfake.Cluster, n int, answer func(rp kmsg.ListOffsetsRequestTopicPartition) (code int16, offset int64)) *int {
-	var mu sync.Mutex
-	seen := new(int)
-	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		*seen++
-		if n == 0 {
-			c.DropControl()
-			return nil, nil, false
-		}
-		n--
-		c.KeepControl()
-		req, _ := r.(*kmsg.ListOffsetsRequest)
-		resp := kmsg.NewPtrListOffsetsResponse()
-		resp.Version = req.Version
-		for _, rt := range req.Topics {
-			st := kmsg.NewListOffsetsResponseTopic()
-			st.Topic = rt.Topic
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewListOffsetsResponseTopicPartition()
-				sp.Partition, sp.Timestamp = rp.Partition, -1
-				sp.ErrorCode, sp.Offset = answer(rp)
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		return resp, nil, true
-	})
-	return seen
-}
-
-// errorCode answers every partition with code.
-func errorCode(code int16) func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
-	return func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) { return code, -1 }
-}
-
 func TestRetriableBrokerErrorIsRetried(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(1, "t"))
 	produce(t, c, "t", 0, 4)
-	answerListOffsets(c, 3, errorCode(6 /* NOT_LEADER_OR_FOLLOWER */))
+	acctest.AnswerListOffsets(c, 3, acctest.ErrorCode(6 /* NOT_LEADER_OR_FOLLOWER */))
 	cl := newClient(t, c, 5*time.Second)
 
 	got, err := cl.PartitionOffsets(context.Background(), "t", 0)
@@ -240,7 +196,7 @@ func TestRetriableBrokerErrorIsRetried(t *testing.T) {
 
 func TestNonRetriableBrokerErrorStopsAtOnce(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(1, "t"))
-	seen := answerListOffsets(c, -1, errorCode(29 /* TOPIC_AUTHORIZATION_FAILED */))
+	seen := acctest.AnswerListOffsets(c, -1, acctest.ErrorCode(29 /* TOPIC_AUTHORIZATION_FAILED */))
 	cl := newClient(t, c, 5*time.Second)
 
 	_, err := cl.PartitionOffsets(context.Background(), "t", 0)
@@ -248,8 +204,8 @@ func TestNonRetriableBrokerErrorStopsAtOnce(t *testing.T) {
 	if !errors.As(err, &be) || be.Code != 29 || be.TimedOut {
 		t.Fatalf("got %v, want a BrokerError with code 29 reported at once", err)
 	}
-	if *seen != 1 {
-		t.Fatalf("sent %d ListOffsets requests, want 1 (no retry of an authorization failure)", *seen)
+	if seen() != 1 {
+		t.Fatalf("sent %d ListOffsets requests, want 1 (no retry of an authorization failure)", seen())
 	}
 	if !strings.Contains(err.Error(), "broker answered TOPIC_AUTHORIZATION_FAILED (error code 29)") {
 		t.Fatalf("error does not name the broker's answer: %v", err)

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // What one read of each data source costs on the wire, by API, on a new client. ApiVersions is
@@ -70,16 +70,7 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 	for p := int32(0); p < 6; p++ {
 		leaders[c.LeaderFor("t", p)] = true
 	}
-	adm, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer adm.Close()
-	var o kadm.Offsets
-	o.Add(kadm.Offset{Topic: "t", Partition: 0, At: 1, LeaderEpoch: -1})
-	if _, err := kadm.NewClient(adm).CommitOffsets(context.Background(), "g", o); err != nil {
-		t.Fatal(err)
-	}
+	acctest.FakeCommit(t, c, "g", "t", 0, 1)
 
 	t.Run("kafka_partition_offsets", func(t *testing.T) {
 		counts := countRequests(c)

@@ -10,6 +10,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 func TestSettle(t *testing.T) {
@@ -74,16 +76,7 @@ func TestMaxTimestampAfterDeleteRecords(t *testing.T) {
 func TestCoordinatorLoadingIsRetried(t *testing.T) {
 	c := newCluster(t, withOffsetsTopic(), kfake.SeedTopics(1, "t"))
 	produce(t, c, "t", 0, 4)
-	adm, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer adm.Close()
-	var o kadm.Offsets
-	o.Add(kadm.Offset{Topic: "t", Partition: 0, At: 1, LeaderEpoch: -1})
-	if _, err := kadm.NewClient(adm).CommitOffsets(context.Background(), "g", o); err != nil {
-		t.Fatal(err)
-	}
+	acctest.FakeCommit(t, c, "g", "t", 0, 1)
 	loading := 2
 	c.ControlKey(int16(kmsg.DescribeGroups), func(r kmsg.Request) (kmsg.Response, error, bool) {
 		if loading == 0 {

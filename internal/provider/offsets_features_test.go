@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -203,17 +202,8 @@ func TestAccPartitionOffsets_compactedTopic(t *testing.T) {
 // look up the max timestamp: the other offsets are still read, max_* are null, with a warning.
 func TestAccPartitionOffsets_maxTimestampOnOldBroker(t *testing.T) {
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "old"), kfake.MaxVersions(kversion.V2_8_0()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	if err := cl.ProduceSync(t.Context(), &kgo.Record{Topic: "old", Partition: 0, Value: []byte("v")}).FirstErr(); err != nil {
+	c := acctest.Fake(t, kfake.SeedTopics(1, "old"), kfake.MaxVersions(kversion.V2_8_0()))
+	if err := acctest.FakeClient(t, c).ProduceSync(t.Context(), &kgo.Record{Topic: "old", Partition: 0, Value: []byte("v")}).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
 	const addr = "data.kafka_partition_offsets.test"
@@ -243,28 +233,8 @@ data "kafka_partition_offsets" "test" {
 // answers ListOffsets with TOPIC_AUTHORIZATION_FAILED, as a broker with ACLs does.
 func TestAccPartitionOffsets_notAuthorized(t *testing.T) {
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		req, _ := r.(*kmsg.ListOffsetsRequest)
-		resp := kmsg.NewPtrListOffsetsResponse()
-		resp.Version = req.Version
-		for _, rt := range req.Topics {
-			st := kmsg.NewListOffsetsResponseTopic()
-			st.Topic = rt.Topic
-			for _, rp := range rt.Partitions {
-				sp := kmsg.NewListOffsetsResponseTopicPartition()
-				sp.Partition, sp.ErrorCode, sp.Offset = rp.Partition, 29, -1
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		return resp, nil, true
-	})
+	c := acctest.Fake(t, kfake.SeedTopics(1, "secret"))
+	acctest.AnswerListOffsets(c, -1, acctest.ErrorCode(29 /* TOPIC_AUTHORIZATION_FAILED */))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{

@@ -1,0 +1,94 @@
+package acctest
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Helpers for franz-go's in-process kfake cluster, which the tests use for faults a real broker
+// cannot be made to produce on demand.
+
+// Fake starts a one-broker kfake cluster (opts may change that) and stops it with the test.
+func Fake(t testing.TB, opts ...kfake.Opt) *kfake.Cluster {
+	t.Helper()
+	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// FakeClient is a franz-go client on c, closed with the test.
+func FakeClient(t testing.TB, c *kfake.Cluster) *kgo.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
+}
+
+// FakeCommit commits offset at for group on topic/partition, as an admin.
+func FakeCommit(t testing.TB, c *kfake.Cluster, group, topic string, partition int32, at int64) {
+	t.Helper()
+	var o kadm.Offsets
+	o.Add(kadm.Offset{Topic: topic, Partition: partition, At: at, LeaderEpoch: -1})
+	res, err := kadm.NewClient(FakeClient(t, c)).CommitOffsets(context.Background(), group, o)
+	if err == nil {
+		err = res.Error()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// AnswerListOffsets answers the next n ListOffsets requests (n < 0: all) with answer's error code
+// and offset for each partition asked, and returns how many requests it saw.
+func AnswerListOffsets(c *kfake.Cluster, n int, answer func(rp kmsg.ListOffsetsRequestTopicPartition) (code int16, offset int64)) func() int {
+	var mu sync.Mutex
+	seen := 0
+	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen++
+		if n == 0 {
+			c.DropControl()
+			return nil, nil, false
+		}
+		n--
+		c.KeepControl()
+		req, _ := r.(*kmsg.ListOffsetsRequest)
+		resp := kmsg.NewPtrListOffsetsResponse()
+		resp.Version = req.Version
+		for _, rt := range req.Topics {
+			st := kmsg.NewListOffsetsResponseTopic()
+			st.Topic = rt.Topic
+			for _, rp := range rt.Partitions {
+				sp := kmsg.NewListOffsetsResponseTopicPartition()
+				sp.Partition, sp.Timestamp = rp.Partition, -1
+				sp.ErrorCode, sp.Offset = answer(rp)
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	return func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen
+	}
+}
+
+// ErrorCode is an AnswerListOffsets answer: code for every partition.
+func ErrorCode(code int16) func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
+	return func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) { return code, -1 }
+}
