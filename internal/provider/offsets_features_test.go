@@ -210,15 +210,7 @@ func TestAccPartitionOffsets_maxTimestampOnOldBroker(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "kafka" {
-  bootstrap_servers = [%q]
-}
-data "kafka_partition_offsets" "test" {
-  topic     = "old"
-  partition = 0
-}
-`, c.ListenAddrs()[0]),
+			Config: fakeOffsetsConfig(c, "old"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("earliest_offset"), knownvalue.Int64Exact(0)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(1)),
@@ -238,17 +230,22 @@ func TestAccPartitionOffsets_notAuthorized(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "kafka" {
-  bootstrap_servers = [%q]
-}
-data "kafka_partition_offsets" "test" {
-  topic     = "secret"
-  partition = 0
-}
-`, c.ListenAddrs()[0]),
+			Config: fakeOffsetsConfig(c, "secret"),
 			ExpectError: errorLike("Kafka broker refused the request", `for topic "secret" partition 0: broker answered TOPIC_AUTHORIZATION_FAILED (error code 29)`,
 				`needs the ACL operation DESCRIBE on topic "secret"`),
 		}},
 	})
+}
+
+// fakeOffsetsConfig reads partition 0 of topic from the kfake cluster c.
+func fakeOffsetsConfig(c *kfake.Cluster, topic string) string {
+	return fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+}
+data "kafka_partition_offsets" "test" {
+  topic     = %q
+  partition = 0
+}
+`, c.ListenAddrs()[0], topic)
 }
