@@ -200,8 +200,11 @@ func TestNonRetriableBrokerErrorStopsAtOnce(t *testing.T) {
 	cl := newClient(t, c, 5*time.Second)
 
 	_, err := cl.PartitionOffsets(context.Background(), "t", 0)
-	var be *BrokerError
-	if !errors.As(err, &be) || be.Code != 29 || be.TimedOut {
+	var (
+		be *BrokerError
+		te *TimeoutError
+	)
+	if !errors.As(err, &be) || be.Code != 29 || errors.As(err, &te) {
 		t.Fatalf("got %v, want a BrokerError with code 29 reported at once", err)
 	}
 	if seen() != 1 {
