@@ -85,10 +85,11 @@ func (e *BrokerError) Error() string {
 		return fmt.Sprintf("%s for %s: the partition has no leader (%s, error code %d): %s",
 			e.Op, about, name, int16(e.Code), desc)
 	}
+	who := "broker"
 	if e.Broker != "" {
-		about += " on " + e.Broker
+		who = e.Broker
 	}
-	return fmt.Sprintf("%s for %s: broker answered %s (error code %d): %s", e.Op, about, name, int16(e.Code), desc)
+	return fmt.Sprintf("%s for %s: %s answered %s (error code %d): %s", e.Op, about, who, name, int16(e.Code), desc)
 }
 
 // ConnectionError: a request got no answer because the connection to the broker failed (refused,

@@ -210,7 +210,7 @@ func TestNonRetriableBrokerErrorStopsAtOnce(t *testing.T) {
 	if seen() != 1 {
 		t.Fatalf("sent %d ListOffsets requests, want 1 (no retry of an authorization failure)", seen())
 	}
-	if !strings.Contains(err.Error(), "broker answered TOPIC_AUTHORIZATION_FAILED (error code 29)") {
+	if !strings.Contains(err.Error(), ") answered TOPIC_AUTHORIZATION_FAILED (error code 29)") {
 		t.Fatalf("error does not name the broker's answer: %v", err)
 	}
 }

@@ -167,8 +167,7 @@ func TestPersistentNotLeaderTimesOut(t *testing.T) {
 	}
 	msg := err.Error()
 	t.Log(msg)
-	for _, want := range []string{`topic "t" partition 1 on broker 0 (` + c.ListenAddrs()[0] + ")",
-		"NOT_LEADER_OR_FOLLOWER (error code 6)", "within the timeout of 1.5s"} {
+	for _, want := range []string{`topic "t" partition 1: broker 0 (` + c.ListenAddrs()[0] + ") answered NOT_LEADER_OR_FOLLOWER (error code 6)", "within the timeout of 1.5s"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error lacks %q: %s", want, msg)
 		}
