@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
+	"strconv"
+	"time"
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol/describegroups"
+	"github.com/segmentio/kafka-go/protocol/findcoordinator"
+	"github.com/segmentio/kafka-go/protocol/offsetfetch"
 )
 
 // GroupOffsetsRequest says which consumer group to read, and which of its topics.
@@ -64,26 +69,26 @@ func (e *GroupNotFoundError) Error() string {
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	// Group requests go to the coordinator, found with FindCoordinator, which makes the broker
-	// create __consumer_offsets if it is missing: this transport's metadata covers that topic,
-	// so that a cluster where no group ever existed is answered without creating it.
-	tt := c.acquire(offsetsTopic)
-	defer c.release(tt)
 
 	var (
 		out       GroupOffsets
 		committed map[string]map[int]int64
 		live      bool
 	)
-	err := c.withRetries(ctx, tt, func(fresh bool) error {
-		if err := c.offsetsTopicExists(ctx, tt, fresh); err != nil {
+	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
+		// FindCoordinator makes the broker create __consumer_offsets if it is missing: a cluster
+		// where no group ever existed is answered from Metadata alone.
+		if err := c.offsetsTopicExists(ctx, notBefore, believe); err != nil {
 			return err
 		}
-		var err error
-		if out.State, live, err = c.describeGroup(ctx, tt, req.GroupID); err != nil {
+		coordinator, err := c.findCoordinator(ctx, req.GroupID)
+		if err != nil {
 			return err
 		}
-		committed, err = c.fetchCommitted(ctx, tt, req.GroupID)
+		if out.State, live, err = c.describeGroup(ctx, coordinator, req.GroupID); err != nil {
+			return err
+		}
+		committed, err = c.fetchCommitted(ctx, coordinator, req.GroupID)
 		return err
 	})
 	if errors.Is(err, errNoOffsetsTopic) {
@@ -131,22 +136,43 @@ const offsetsTopic = "__consumer_offsets"
 // errNoOffsetsTopic: __consumer_offsets does not exist, so no group does.
 var errNoOffsetsTopic = errors.New(offsetsTopic + " does not exist")
 
-// offsetsTopicExists checks, from the transport's metadata, that __consumer_offsets exists; a
-// "no" from a cached layout is asked again fresh before it is believed.
-func (c *Client) offsetsTopicExists(ctx context.Context, tt *topicTransport, fresh bool) error {
-	md, err := c.metadata(ctx, tt, offsetsTopic)
+// offsetsTopicExists checks, from the metadata of __consumer_offsets, that it exists; a "no"
+// from a cached layout is asked again fresh before it is believed.
+func (c *Client) offsetsTopicExists(ctx context.Context, notBefore, believe time.Time) error {
+	md, err := c.topicMetadata(ctx, offsetsTopic, notBefore)
 	if err != nil {
 		return err
 	}
-	t := findTopic(md, offsetsTopic)
-	var code kafka.Error
-	if t == nil || errors.As(t.Error, &code) && code == kafka.UnknownTopicOrPartition {
-		if !fresh {
+	if md.code == kafka.UnknownTopicOrPartition {
+		if md.requested.Before(believe) {
 			return errStaleMetadata
 		}
 		return errNoOffsetsTopic
 	}
 	return nil
+}
+
+// findCoordinator asks the seed which broker coordinates the group; asked once per attempt, since
+// NOT_COORDINATOR and a refused connection mean the coordinator moved.
+func (c *Client) findCoordinator(ctx context.Context, group string) (leader, error) {
+	op := fmt.Sprintf("FindCoordinator for group %q", group)
+	addr, err := c.seedAddr(ctx)
+	if err != nil {
+		return leader{}, &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
+	}
+	m, err := c.roundTrip(ctx, addr, &findcoordinator.Request{Key: group})
+	if err != nil {
+		c.contacts.dropSeed(addr)
+		return leader{}, c.dials.requestError(op, addr, -1, err)
+	}
+	fc, ok := m.(*findcoordinator.Response)
+	if !ok {
+		return leader{}, fmt.Errorf("%s: unexpected answer %T", op, m)
+	}
+	if fc.ErrorCode != 0 {
+		return leader{}, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: kafka.Error(fc.ErrorCode)}
+	}
+	return leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}, nil
 }
 
 func groupPartition(topic string, p PartitionOffsets, committed map[int]int64) GroupPartitionOffsets {
@@ -163,10 +189,11 @@ func groupPartition(topic string, p PartitionOffsets, committed map[int]int64) G
 // Client.DescribeGroups also decodes member metadata, which fails on groups that are not
 // consumer groups) answers for classic groups; a group it does not know, a KIP-848 consumer
 // group among them, is looked up with ListGroups on its coordinator.
-func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group string) (string, bool, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &describegroups.Request{Groups: []string{group}})
+func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (string, bool, error) {
+	m, err := c.roundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
 	if err != nil {
-		return "", false, tt.dials.requestError(fmt.Sprintf("DescribeGroups for group %q", group), "", -1, err)
+		return "", false, c.dials.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
+			coordinator.address, int(coordinator.id), err)
 	}
 	res, ok := m.(*describegroups.Response)
 	if !ok || len(res.Groups) != 1 {
@@ -179,7 +206,7 @@ func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group st
 	case code != 0 && code != kafka.GroupIdNotFound:
 		return "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: code}
 	}
-	state, found, err := c.listedGroup(ctx, tt, group)
+	state, found, err := c.listedGroup(ctx, coordinator, group)
 	if err != nil || !found {
 		return "Dead", false, err
 	}
@@ -189,31 +216,34 @@ func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group st
 // fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for
 // all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
 // commit (-1) are left out.
-func (c *Client) fetchCommitted(ctx context.Context, tt *topicTransport, group string) (map[string]map[int]int64, error) {
-	res, err := tt.client().OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: group})
+func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group string) (map[string]map[int]int64, error) {
+	// Topics nil (null on the wire, OffsetFetch v2+): every topic the group committed on.
+	m, err := c.roundTrip(ctx, coordinator.address, &offsetfetch.Request{GroupID: group})
 	if err != nil {
-		return nil, tt.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group), "", -1, err)
+		return nil, c.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
+			coordinator.address, int(coordinator.id), err)
 	}
-	if err := groupError("OffsetFetch", group, res.Error); err != nil {
-		return nil, err
+	res, ok := m.(*offsetfetch.Response)
+	if !ok {
+		return nil, fmt.Errorf("OffsetFetch for group %q: unexpected answer %T", group, m)
+	}
+	if res.ErrorCode != 0 {
+		return nil, &BrokerError{Op: "OffsetFetch", Group: group, Partition: -1, Code: kafka.Error(res.ErrorCode)}
 	}
 	out := map[string]map[int]int64{}
-	for topic, partitions := range res.Topics {
-		for _, p := range partitions {
-			if err := groupError("OffsetFetch", group, p.Error); err != nil {
-				var be *BrokerError
-				if errors.As(err, &be) {
-					be.Topic, be.Partition = topic, p.Partition
-				}
-				return nil, err
+	for _, t := range res.Topics {
+		for _, p := range t.Partitions {
+			if p.ErrorCode != 0 {
+				return nil, &BrokerError{Op: "OffsetFetch", Group: group, Topic: t.Name, Partition: int(p.PartitionIndex),
+					Code: kafka.Error(p.ErrorCode)}
 			}
 			if p.CommittedOffset < 0 {
 				continue
 			}
-			if out[topic] == nil {
-				out[topic] = map[int]int64{}
+			if out[t.Name] == nil {
+				out[t.Name] = map[int]int64{}
 			}
-			out[topic][p.Partition] = p.CommittedOffset
+			out[t.Name][int(p.PartitionIndex)] = p.CommittedOffset
 		}
 	}
 	return out, nil

@@ -6,7 +6,6 @@ import (
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
-	"github.com/segmentio/kafka-go/protocol/findcoordinator"
 )
 
 // Groups of Kafka 4's consumer protocol (KIP-848, group.protocol=consumer) are invisible to
@@ -26,18 +25,9 @@ type listGroupsRequest struct {
 	_            struct{} `kafka:"min=v3,max=v5,tag"`
 	StatesFilter []string `kafka:"min=v4,max=v5"`
 	TypesFilter  []string `kafka:"min=v5,max=v5"`
-
-	coordinator int32 // where to send it; not on the wire
 }
 
 func (r *listGroupsRequest) ApiKey() protocol.ApiKey { return protocol.ListGroups }
-
-func (r *listGroupsRequest) Broker(cluster protocol.Cluster) (protocol.Broker, error) {
-	if b, ok := cluster.Brokers[r.coordinator]; ok {
-		return b, nil
-	}
-	return protocol.Broker{}, fmt.Errorf("group coordinator %d is not in the cluster's metadata", r.coordinator)
-}
 
 type listGroupsResponse struct {
 	_              struct{}                  `kafka:"min=v3,max=v5,tag"`
@@ -55,25 +45,13 @@ type listGroupsResponseGroup struct {
 
 func (r *listGroupsResponse) ApiKey() protocol.ApiKey { return protocol.ListGroups }
 
-var _ protocol.BrokerMessage = (*listGroupsRequest)(nil)
-
 // listedGroup asks the group's coordinator for the groups it holds (ListGroups) and returns
 // this one's state; found is false when the coordinator does not hold the group.
-func (c *Client) listedGroup(ctx context.Context, tt *topicTransport, group string) (state string, found bool, err error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &findcoordinator.Request{Key: group})
+func (c *Client) listedGroup(ctx context.Context, coordinator leader, group string) (state string, found bool, err error) {
+	m, err := c.roundTrip(ctx, coordinator.address, &listGroupsRequest{})
 	if err != nil {
-		return "", false, tt.dials.requestError(fmt.Sprintf("FindCoordinator for group %q", group), "", -1, err)
-	}
-	fc, ok := m.(*findcoordinator.Response)
-	if !ok {
-		return "", false, fmt.Errorf("FindCoordinator for group %q: unexpected answer %T", group, m)
-	}
-	if fc.ErrorCode != 0 {
-		return "", false, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: kafka.Error(fc.ErrorCode)}
-	}
-	m, err = tt.transport.RoundTrip(ctx, tt.addr(), &listGroupsRequest{coordinator: fc.NodeID})
-	if err != nil {
-		return "", false, tt.dials.requestError(fmt.Sprintf("ListGroups on the coordinator of group %q", group), "", -1, err)
+		return "", false, c.dials.requestError(fmt.Sprintf("ListGroups on the coordinator of group %q", group),
+			coordinator.address, int(coordinator.id), err)
 	}
 	lg, ok := m.(*listGroupsResponse)
 	if !ok {

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
+	"time"
 
-	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
 )
 
 // Isolation is ListOffsets' isolation level: which offset counts as "latest".
@@ -56,10 +56,12 @@ type PartitionOffsets struct {
 }
 
 // Offsets reads the requested offsets of a topic's partitions within the Client's timeout, sorted
-// by partition. It sends one ListOffsets request per partition leader and per timestamp asked
-// (not one per partition, as kafka-go's Client.ListOffsets does). Retriable broker errors are
-// retried with fresh metadata; the others come back at once as *TopicNotFoundError,
-// *PartitionOutOfRangeError, *UnreachableError, *BrokerError, *UnsupportedError or *TimeoutError.
+// by partition. Its lookups (earliest, latest, and the timestamps asked) join the round of each
+// partition leader (coalesce.go): one ListOffsets request per leader and lookup, shared with the
+// reads that wait at the same moment (not one per partition, as kafka-go's Client.ListOffsets
+// does). Retriable broker errors are retried with fresh metadata; the others come back at once
+// as *TopicNotFoundError, *PartitionOutOfRangeError, *UnreachableError, *BrokerError,
+// *UnsupportedError or *TimeoutError.
 func (c *Client) Offsets(ctx context.Context, req OffsetsRequest) ([]PartitionOffsets, error) {
 	if req.TimestampMs != nil && *req.TimestampMs < 0 {
 		return nil, fmt.Errorf("timestamp %d ms is before the Unix epoch: ListOffsets reads negative "+
@@ -67,16 +69,14 @@ func (c *Client) Offsets(ctx context.Context, req OffsetsRequest) ([]PartitionOf
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	tt := c.acquire(req.Topic)
-	defer c.release(tt)
 
 	var out []PartitionOffsets
-	err := c.withRetries(ctx, tt, func(fresh bool) error {
-		leaders, err := c.leaders(ctx, tt, req.Topic, req.Partitions, fresh)
+	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
+		leaders, err := c.leaders(ctx, req.Topic, req.Partitions, notBefore, believe)
 		if err != nil {
 			return err
 		}
-		out, err = listOffsets(ctx, tt, req, leaders)
+		out, err = c.listOffsets(ctx, req, leaders)
 		return err
 	})
 	return out, err
@@ -89,81 +89,6 @@ func (c *Client) PartitionOffsets(ctx context.Context, topic string, partition i
 		return PartitionOffsets{}, err
 	}
 	return res[0], nil
-}
-
-// leaders asks the transport's metadata for the topic and returns the leader of each requested
-// partition (every partition when partitions is nil), by partition. A "no" from a cached layout
-// is retried once fresh before it is believed.
-func (c *Client) leaders(ctx context.Context, tt *topicTransport, topic string, partitions []int, fresh bool) (map[int]kafka.Broker, error) {
-	md, err := c.metadata(ctx, tt, topic)
-	if err != nil {
-		return nil, err
-	}
-	t := findTopic(md, topic)
-	var code kafka.Error
-	switch {
-	case t == nil || errors.As(t.Error, &code) && code == kafka.UnknownTopicOrPartition:
-		if !fresh {
-			return nil, errStaleMetadata
-		}
-		return nil, &TopicNotFoundError{Topic: topic}
-	case t.Error != nil:
-		return nil, topicError(t.Error, topic)
-	}
-	byID := make(map[int]kafka.Partition, len(t.Partitions))
-	for _, p := range t.Partitions {
-		byID[p.ID] = p
-	}
-	if partitions == nil {
-		for id := range byID {
-			partitions = append(partitions, id)
-		}
-	}
-	out := make(map[int]kafka.Broker, len(partitions))
-	for _, id := range partitions {
-		p, ok := byID[id]
-		if !ok {
-			if !fresh {
-				return nil, errStaleMetadata
-			}
-			return nil, &PartitionOutOfRangeError{Topic: topic, Partition: id, Partitions: len(t.Partitions)}
-		}
-		if p.Leader.Host == "" { // kafka-go leaves the leader empty when Metadata names none (-1)
-			return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: id, Code: noLeaderCode(p.Error), NoLeader: true}
-		}
-		out[id] = p.Leader
-	}
-	return out, nil
-}
-
-// noLeaderCode is the error Metadata gave a partition without a leader; LEADER_NOT_AVAILABLE when
-// it gave none.
-func noLeaderCode(err error) kafka.Error {
-	var code kafka.Error
-	if errors.As(err, &code) && code != 0 {
-		return code
-	}
-	return kafka.LeaderNotAvailable
-}
-
-// errStaleMetadata asks withRetries for one more attempt on fresh metadata.
-var errStaleMetadata = errors.New("cached metadata lacks the topic or partition; asking again with fresh metadata")
-
-func findTopic(md *kafka.MetadataResponse, topic string) *kafka.Topic {
-	for i := range md.Topics {
-		if md.Topics[i].Name == topic {
-			return &md.Topics[i]
-		}
-	}
-	return nil
-}
-
-func topicError(err error, topic string) error {
-	var code kafka.Error
-	if errors.As(err, &code) {
-		return &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: code}
-	}
-	return fmt.Errorf("metadata for topic %q: %w", topic, err)
 }
 
 // lookup is one ListOffsets timestamp to ask every partition for.
@@ -195,28 +120,53 @@ func lookups(req OffsetsRequest) []lookup {
 	return append(out, lookup{timestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
 }
 
-// listOffsets sends, for each lookup in turn, one request per leader holding all of that leader's
-// partitions (a partition may appear only once per request), and assembles the answers sorted
-// by partition. Lookups go one after the other, the earliest offset first and the latest last:
-// offsets only move forward, so every answer read in between lies between those two.
-func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, leaders map[int]kafka.Broker) ([]PartitionOffsets, error) {
-	byLeader := map[kafka.Broker][]int32{}
-	for p, leader := range leaders {
-		byLeader[leader] = append(byLeader[leader], int32(p))
+// listOffsets asks every lookup of req of each partition's leader, through the leaders' rounds,
+// and assembles the answers sorted by partition.
+func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders map[int]leader) ([]PartitionOffsets, error) {
+	byLeader := map[leader][]int32{}
+	for p, l := range leaders {
+		byLeader[l] = append(byLeader[l], int32(p))
 	}
-	out := make(map[int]*PartitionOffsets, len(leaders))
-	for p := range leaders {
-		out[p] = &PartitionOffsets{Partition: p}
+	ls := lookups(req)
+	keys := make([]lookupKey, len(ls))
+	for i, l := range ls {
+		keys[i] = lookupKey{isolation: req.Isolation, timestamp: l.timestamp}
 	}
-	for _, l := range lookups(req) {
-		if l.timestamp == timestampMax {
-			if err := tt.dials.supportsMaxTimestamp(byLeader); err != nil {
+	if req.MaxTimestamp {
+		for l := range byLeader {
+			if err := c.supportsMaxTimestamp(ctx, l); err != nil {
 				return nil, err
 			}
 		}
-		if err := lookupAll(ctx, tt, req, l, byLeader, out); err != nil {
-			return nil, err
+	}
+	rounds := make(map[leader]*round, len(byLeader))
+	for l, partitions := range byLeader {
+		rounds[l] = c.enqueue(ctx, l, req.Topic, partitions, keys)
+	}
+	out := make(map[int]*PartitionOffsets, len(leaders))
+	var errs []error
+	for l, r := range rounds {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			op := fmt.Sprintf("ListOffsets for topic %q partition%s %s", req.Topic, plural(len(byLeader[l])), joinInts(byLeader[l]))
+			return nil, c.dials.requestError(op, l.address, int(l.id), ctx.Err())
 		}
+		for _, p := range byLeader[l] {
+			po := &PartitionOffsets{Partition: int(p)}
+			out[int(p)] = po
+			for i, lk := range ls {
+				a := r.asks[keys[i]][topicPartition{req.Topic, p}]
+				if a.err != nil {
+					errs = append(errs, a.err)
+					continue
+				}
+				lk.set(po, a.offset, a.timestamp)
+			}
+		}
+	}
+	if err := firstError(errs); err != nil {
+		return nil, err
 	}
 	res := make([]PartitionOffsets, 0, len(out))
 	for _, p := range out {
@@ -227,6 +177,23 @@ func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, le
 	}
 	slices.SortFunc(res, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
 	return res, nil
+}
+
+// supportsMaxTimestamp refuses a max-timestamp lookup when the leader serves ListOffsets below
+// v7: brokers before Kafka 3.0 read timestamp -3 as an ordinary time and answer the first
+// record, not an error. The leader's connection says (its ApiVersions answer).
+func (c *Client) supportsMaxTimestamp(ctx context.Context, l leader) error {
+	conn, err := c.brokers.get(ctx, l.address)
+	if err != nil {
+		return c.dials.requestError("ListOffsets (max timestamp)", l.address, int(l.id), err)
+	}
+	if v, _ := conn.version(protocol.ListOffsets); v < 7 {
+		return &UnsupportedError{
+			What:  fmt.Sprintf("the max timestamp offset (ListOffsets v7, KIP-734; broker %s serves up to v%d)", l.address, v),
+			Since: "3.0",
+		}
+	}
+	return nil
 }
 
 // settle checks one partition's answers against each other. Read in order, earliest <= every
@@ -264,33 +231,6 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 	return nil
 }
 
-// lookupAll sends one lookup to every leader at once and records the answers in out.
-func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lookup, byLeader map[kafka.Broker][]int32, out map[int]*PartitionOffsets) error {
-	var (
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		errs []error
-	)
-	for leader, partitions := range byLeader {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			answers, err := listOffsetsOnce(ctx, tt, req.Topic, req.Isolation, l, leader, partitions)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err)
-				return
-			}
-			for _, a := range answers {
-				l.set(out[int(a.Partition)], a.Offset, a.Timestamp)
-			}
-		}()
-	}
-	wg.Wait()
-	return firstError(errs)
-}
-
 // firstError picks the error to report: a non-retriable one before a retriable one, so that a
 // lasting failure is not hidden behind a passing one, then the lowest partition.
 func firstError(errs []error) error {
@@ -316,57 +256,6 @@ func partitionOf(err error) int {
 		return be.Partition
 	}
 	return -1
-}
-
-// listOffsetsOnce sends one ListOffsets request for partitions (all led by one broker) and checks
-// that every partition answered without an error. An entry with an error carries placeholder
-// offsets (-1): never use them.
-func listOffsetsOnce(ctx context.Context, tt *topicTransport, topic string, isolation Isolation, l lookup, leader kafka.Broker, partitions []int32) ([]listOffsetsResponsePartition, error) {
-	rp := make([]listOffsetsRequestPartition, len(partitions))
-	for i, p := range partitions {
-		rp[i] = listOffsetsRequestPartition{Partition: p, CurrentLeaderEpoch: -1, Timestamp: l.timestamp}
-	}
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listOffsetsRequest{
-		ReplicaID:      -1,
-		IsolationLevel: int8(isolation),
-		Topics:         []listOffsetsRequestTopic{{Topic: topic, Partitions: rp}},
-	})
-	if err != nil {
-		op := fmt.Sprintf("%s for topic %q partition%s %s", l.op, topic, plural(len(partitions)), joinInts(partitions))
-		return nil, tt.dials.requestError(op, brokerAddress(leader), leader.ID, err)
-	}
-	res, ok := m.(*listOffsetsResponse)
-	if !ok {
-		return nil, fmt.Errorf("%s for topic %q: unexpected response type %T", l.op, topic, m)
-	}
-	answered := make(map[int32]listOffsetsResponsePartition, len(partitions))
-	for _, t := range res.Topics {
-		if t.Topic != topic {
-			continue
-		}
-		for _, p := range t.Partitions {
-			answered[p.Partition] = p
-		}
-	}
-	out := make([]listOffsetsResponsePartition, 0, len(partitions))
-	for _, p := range partitions {
-		a, ok := answered[p]
-		switch {
-		case !ok:
-			return nil, fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
-				l.op, topic, p)
-		case a.ErrorCode == int16(kafka.UnsupportedVersion) && l.timestamp == timestampMax:
-			return nil, &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
-		case a.ErrorCode != 0:
-			return nil, &BrokerError{Op: l.op, Topic: topic, Partition: int(p), Code: kafka.Error(a.ErrorCode),
-				Broker: describeBroker(brokerAddress(leader), leader.ID)}
-		case a.Offset < 0 && l.timestamp < 0 && l.timestamp != timestampMax:
-			return nil, fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
-				l.op, topic, p, a.Offset)
-		}
-		out = append(out, a)
-	}
-	return out, nil
 }
 
 // errInconsistentOffsets: the broker's answers contradict each other (earliest above latest, a

@@ -105,10 +105,11 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 		if len(res.Partitions) != 6 || *res.Partitions[0].Committed != 1 || *res.Partitions[0].Lag != 2 {
 			t.Fatalf("got %+v", res)
 		}
-		// Metadata: one for the brokers-only transport, one for the topic's. FindCoordinator:
-		// kafka-go asks before each group request.
+		// Metadata: one for __consumer_offsets (no FindCoordinator on a cluster without it), one
+		// for the group's topic. FindCoordinator once per read (kafka-go asked before each group
+		// request: 2).
 		expectRequests(t, counts, dials, map[kmsg.Key]int{
-			kmsg.Metadata: 2, kmsg.FindCoordinator: 2, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
+			kmsg.Metadata: 2, kmsg.FindCoordinator: 1, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
 			kmsg.ListOffsets: len(leaders),
 		})
 	})
