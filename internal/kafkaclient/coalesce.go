@@ -24,11 +24,14 @@ import (
 // latest: a broker handles one connection's requests in order, so every offset a read gets lies
 // between its earliest and its latest, as when they were asked one after the other.
 
-// roundLinger is how long a round waits, when its leader's queue is idle, for the reads that
-// arrive at the same moment (Terraform starts up to 10 reads at once, a few hundred microseconds
-// apart) before it leaves. Reads that arrive while a round is out need no linger: they wait for
-// the round ahead anyway.
-const roundLinger = 500 * time.Microsecond
+// A round waits for the reads that arrive at the same moment before it leaves: Terraform starts
+// up to 10 reads at once (-parallelism), and the next ones as those end, each some hundreds of
+// microseconds after the one before. The round leaves once no read has joined it for roundGap,
+// and at the latest roundMaxLinger after it was started.
+var (
+	roundGap       = time.Millisecond
+	roundMaxLinger = 5 * time.Millisecond
+)
 
 // lookupKey is one ListOffsets request of a round: its timestamp and isolation level.
 type lookupKey struct {
@@ -49,6 +52,8 @@ type answer struct {
 
 // round is what one leader is asked at once.
 type round struct {
+	started  time.Time // when its first read joined
+	joined   time.Time // when its last read joined
 	asks     map[lookupKey]map[topicPartition]*answer
 	deadline time.Time     // the latest deadline of its reads: how long the answers are worth waiting for
 	done     chan struct{} // closed when every answer (or error) is in
@@ -82,9 +87,10 @@ func (c *Client) enqueue(ctx context.Context, l leader, topic string, partitions
 	q.leader = l // the latest metadata's id for the address
 	r := q.pending
 	if r == nil {
-		r = &round{asks: map[lookupKey]map[topicPartition]*answer{}, done: make(chan struct{})}
+		r = &round{started: time.Now(), asks: map[lookupKey]map[topicPartition]*answer{}, done: make(chan struct{})}
 		q.pending = r
 	}
+	r.joined = time.Now()
 	for _, k := range keys {
 		m := r.asks[k]
 		if m == nil {
@@ -109,16 +115,13 @@ func (c *Client) enqueue(ctx context.Context, l leader, topic string, partitions
 	return r
 }
 
-// flush sends q's rounds one after the other until none is pending.
+// flush sends q's rounds one after the other until none is pending, each once it has lingered.
 func (c *Client) flush(q *leaderQueue) {
 	defer c.wg.Done()
-	timer := time.NewTimer(roundLinger)
-	select {
-	case <-timer.C:
-	case <-c.life.Done():
-		timer.Stop()
-	}
 	for {
+		if !c.linger(q) {
+			return
+		}
 		c.rounds.mu.Lock()
 		r, l := q.pending, q.leader
 		q.pending = nil
@@ -131,6 +134,34 @@ func (c *Client) flush(q *leaderQueue) {
 		}
 		c.send(l, r)
 		close(r.done)
+	}
+}
+
+// linger waits until q's pending round may leave (see roundGap); false when the Client closed.
+// Without a pending round it returns at once: flush then ends.
+func (c *Client) linger(q *leaderQueue) bool {
+	for {
+		c.rounds.mu.Lock()
+		r := q.pending
+		var at time.Time
+		if r != nil {
+			at = r.joined.Add(roundGap)
+			if latest := r.started.Add(roundMaxLinger); latest.Before(at) {
+				at = latest
+			}
+		}
+		c.rounds.mu.Unlock()
+		wait := time.Until(at)
+		if r == nil || wait <= 0 {
+			return true
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-c.life.Done():
+			timer.Stop()
+			return true // send fails at once: the connections are closing
+		}
 	}
 }
 

@@ -114,3 +114,59 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 		})
 	})
 }
+
+// readConcurrently reads partitions 0..n-1 of topic, each as kafka_partition_offsets does
+// (earliest, max timestamp, latest), parallel at a time as Terraform's walk does (-parallelism,
+// 10 by default): a read starts as soon as one ends.
+func readConcurrently(t testing.TB, cl *Client, topic string, n, parallel int) {
+	t.Helper()
+	sem := make(chan struct{}, parallel)
+	errs := make(chan error, n)
+	for p := 0; p < n; p++ {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			res, err := cl.Offsets(context.Background(), OffsetsRequest{Topic: topic, Partitions: []int{p}, MaxTimestamp: true})
+			if err == nil && (len(res) != 1 || res[0].Partition != p) {
+				err = fmt.Errorf("partition %d: got %+v", p, res)
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Issue 9's target: 200 kafka_partition_offsets of one topic, 10 at a time, through one Client
+// (one provider process) cost one connection per broker (the bootstrap server is a broker here),
+// at most 60 ListOffsets requests (3 lookups per read, 600 when every read sent its own) and at
+// most 25 Metadata requests. With one leader, reads that wait together share every request.
+func TestConcurrentReadsShareConnectionsAndRequests(t *testing.T) {
+	for _, brokers := range []int{1, 3} {
+		t.Run(fmt.Sprintf("%d brokers", brokers), func(t *testing.T) {
+			c := newCluster(t, kfake.NumBrokers(brokers), kfake.SeedTopics(200, "t"))
+			counts := countRequests(c)
+			cl, dials := countingClient(t, c)
+			readConcurrently(t, cl, "t", 200, 10)
+			got := counts()
+			t.Logf("%d connections; Metadata %d; ListOffsets %d", dials.Load(), got[int16(kmsg.Metadata)], got[int16(kmsg.ListOffsets)])
+			if n := int(dials.Load()); n > brokers+1 {
+				t.Errorf("opened %d connections for %d brokers; want at most one per broker plus a bootstrap one", n, brokers)
+			}
+			if n := got[int16(kmsg.ApiVersions)]; n != int(dials.Load()) {
+				t.Errorf("ApiVersions %d, want one per connection (%d)", n, dials.Load())
+			}
+			if n := got[int16(kmsg.Metadata)]; n > 25 {
+				t.Errorf("Metadata: %d requests, want at most 25", n)
+			}
+			// One leader: every round's 3 requests can carry all 10 waiting reads. Three leaders:
+			// the 10 reads spread over them, 3 requests per leader and round.
+			if want := map[int]int{1: 60, 3: 180}[brokers]; got[int16(kmsg.ListOffsets)] > want {
+				t.Errorf("ListOffsets: %d requests, want at most %d", got[int16(kmsg.ListOffsets)], want)
+			}
+		})
+	}
+}
