@@ -120,9 +120,16 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 // 10 by default): a read starts as soon as one ends.
 func readConcurrently(t testing.TB, cl *Client, topic string, n, parallel int) {
 	t.Helper()
+	readPartitionsConcurrently(t, cl, topic, n, n, parallel)
+}
+
+// readPartitionsConcurrently makes n reads of partitions 0..partitions-1 in turn.
+func readPartitionsConcurrently(t testing.TB, cl *Client, topic string, n, partitions, parallel int) {
+	t.Helper()
 	sem := make(chan struct{}, parallel)
 	errs := make(chan error, n)
-	for p := 0; p < n; p++ {
+	for i := 0; i < n; i++ {
+		p := i % partitions
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem }()
