@@ -407,3 +407,34 @@ func produceFake(t *testing.T, c *kfake.Cluster, topic string, partition int32, 
 		t.Fatal(err)
 	}
 }
+
+// On Apache Kafka a cluster where no group has ever existed has no __consumer_offsets topic, and
+// FindCoordinator for a group would make the broker create it. On a broker of its own, which no
+// other test has touched, a group read answers "not found" from ListGroups and Metadata alone, and
+// the cluster's topics (kadm, internal ones included) are the same afterwards.
+func TestAccConsumerGroupOffsets_createsNothingOnAClusterWithoutGroups(t *testing.T) {
+	addr := acctest.FreshBroker(t)
+	k := acctest.ConnectTo(t, addr)
+	before := k.Topics()
+	if slices.Contains(before, "__consumer_offsets") {
+		t.Fatalf("the fresh broker already has __consumer_offsets: %v", before)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+}
+data "kafka_consumer_group_offsets" "test" {
+  group_id = "g"
+}
+`, addr),
+			ExpectError: errorLike("Consumer group not found", `group_id = "g"`,
+				`consumer group "g" does not exist: no broker lists it (ListGroups), and the cluster has no __consumer_offsets topic`),
+		}},
+	})
+	if after := k.Topics(); !slices.Equal(before, after) {
+		t.Fatalf("the read changed the cluster's topics: %v -> %v", before, after)
+	}
+}
