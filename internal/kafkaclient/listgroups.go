@@ -1,8 +1,10 @@
 package kafkaclient
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
@@ -45,20 +47,40 @@ type listGroupsResponseGroup struct {
 
 func (r *listGroupsResponse) ApiKey() protocol.ApiKey { return protocol.ListGroups }
 
-// listedGroup asks the group's coordinator for the groups it holds (ListGroups) and returns
-// this one's state; found is false when the coordinator does not hold the group.
-func (c *Client) listedGroup(ctx context.Context, coordinator leader, group string) (state string, found bool, err error) {
-	m, err := c.roundTrip(ctx, coordinator.address, &listGroupsRequest{})
+// listedAnywhere says whether any broker of the latest metadata lists the group (ListGroups on
+// each: a broker lists the groups it coordinates), without FindCoordinator.
+func (c *Client) listedAnywhere(ctx context.Context, group string) (bool, error) {
+	c.cluster.mu.Lock()
+	brokers := make([]leader, 0, len(c.cluster.brokers))
+	for id, address := range c.cluster.brokers {
+		brokers = append(brokers, leader{id: id, address: address})
+	}
+	c.cluster.mu.Unlock()
+	slices.SortFunc(brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
+	for _, b := range brokers {
+		_, found, err := c.listGroupOn(ctx, b, group)
+		if err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+// listGroupOn asks one broker for the groups it holds (ListGroups) and returns this one's state
+// (empty below ListGroups v4); found is false when the broker does not hold the group.
+func (c *Client) listGroupOn(ctx context.Context, broker leader, group string) (state string, found bool, err error) {
+	m, err := c.roundTrip(ctx, broker.address, &listGroupsRequest{})
 	if err != nil {
-		return "", false, c.dials.requestError(fmt.Sprintf("ListGroups on the coordinator of group %q", group),
-			coordinator.address, int(coordinator.id), err)
+		return "", false, c.dials.requestError(fmt.Sprintf("ListGroups on broker %d for group %q", broker.id, group),
+			broker.address, int(broker.id), err)
 	}
 	lg, ok := m.(*listGroupsResponse)
 	if !ok {
-		return "", false, fmt.Errorf("ListGroups for group %q: unexpected answer %T", group, m)
+		return "", false, fmt.Errorf("ListGroups on broker %d for group %q: unexpected answer %T", broker.id, group, m)
 	}
 	if lg.ErrorCode != 0 {
-		return "", false, &BrokerError{Op: "ListGroups", Group: group, Partition: -1, Code: kafka.Error(lg.ErrorCode)}
+		return "", false, &BrokerError{Op: fmt.Sprintf("ListGroups on broker %d", broker.id), Group: group, Partition: -1,
+			Code: kafka.Error(lg.ErrorCode)}
 	}
 	for _, g := range lg.Groups {
 		if g.GroupID == group {

@@ -107,10 +107,11 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 		}
 		// Metadata: one for __consumer_offsets (no FindCoordinator on a cluster without it), one
 		// for the group's topic. FindCoordinator once per read (kafka-go asked before each group
-		// request: 2).
+		// request: 2). ListOffsets: earliest and latest per leader (the earliest tells a commit
+		// before the log start).
 		expectRequests(t, counts, dials, map[kmsg.Key]int{
 			kmsg.Metadata: 2, kmsg.FindCoordinator: 1, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
-			kmsg.ListOffsets: len(leaders),
+			kmsg.ListOffsets: 2 * len(leaders),
 		})
 	})
 }
