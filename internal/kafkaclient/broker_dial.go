@@ -29,7 +29,11 @@ func (b *brokers) connect(ctx context.Context, address string) (*brokerConn, err
 	if err != nil {
 		return nil, err
 	}
-	kc := conn.(*kafkaConn)
+	kc, ok := conn.(*kafkaConn)
+	if !ok {
+		_ = conn.Close()
+		return nil, fmt.Errorf("%s: the dialer returned %T, not a watched connection", address, conn)
+	}
 	stop := context.AfterFunc(ctx, func() { _ = kc.Close() }) // a cancelled read ends its connect
 	defer stop()
 	_ = kc.SetDeadline(deadline)

@@ -84,17 +84,6 @@ func (b *brokers) get(ctx context.Context, address string) (*brokerConn, error) 
 	return conn, err
 }
 
-// drop closes the connection to address if it is still conn (a request on it failed in a way
-// that leaves the connection's state unknown).
-func (b *brokers) drop(address string, conn *brokerConn) {
-	b.mu.Lock()
-	if b.conns[address] == conn {
-		delete(b.conns, address)
-	}
-	b.mu.Unlock()
-	conn.close()
-}
-
 // close ends every connection and waits for their readers; later requests fail.
 func (b *brokers) close() {
 	b.mu.Lock()

@@ -121,9 +121,7 @@ func (c *Client) enqueue(ctx context.Context, l leader, topic string, partitions
 func (c *Client) flush(q *leaderQueue) {
 	defer c.wg.Done()
 	for {
-		if !c.linger(q) {
-			return
-		}
+		c.linger(q)
 		c.rounds.mu.Lock()
 		r, l := q.pending, q.leader
 		q.pending = nil
@@ -139,9 +137,9 @@ func (c *Client) flush(q *leaderQueue) {
 	}
 }
 
-// linger waits until q's pending round may leave (see roundGap); false when the Client closed.
-// Without a pending round it returns at once: flush then ends.
-func (c *Client) linger(q *leaderQueue) bool {
+// linger waits until q's pending round may leave (see roundGap), or the Client closed (the
+// round then fails at once). Without a pending round it returns at once: flush then ends.
+func (c *Client) linger(q *leaderQueue) {
 	for {
 		c.rounds.mu.Lock()
 		r := q.pending
@@ -155,14 +153,14 @@ func (c *Client) linger(q *leaderQueue) bool {
 		c.rounds.mu.Unlock()
 		wait := time.Until(at)
 		if r == nil || wait <= 0 {
-			return true
+			return
 		}
 		timer := time.NewTimer(wait)
 		select {
 		case <-timer.C:
 		case <-c.life.Done():
 			timer.Stop()
-			return true // send fails at once: the connections are closing
+			return
 		}
 	}
 }

@@ -41,7 +41,7 @@ const (
 // checkApiVersions checks a whole ApiVersions response frame (size prefix included) of request
 // version v: its array fits in the frame, and the broker serves Metadata and ListOffsets in
 // versions that keep this provider read-only and correct.
-func checkApiVersions(dials *dialLog, address string, frame []byte, v int16) error {
+func checkApiVersions(address string, frame []byte, v int16) error {
 	if v >= 3 {
 		return nil // kafka-go sends ApiVersions v0 on every new connection; later versions are not checked
 	}

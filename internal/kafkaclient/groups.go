@@ -236,7 +236,7 @@ func (c *Client) groupMayExist(ctx context.Context, group string, notBefore, bel
 	if err != nil {
 		return err
 	}
-	if md.code != kafka.UnknownTopicOrPartition {
+	if !md.missing() {
 		return nil
 	}
 	listed, err := c.listedAnywhere(ctx, group)

@@ -34,6 +34,9 @@ type topicMetadata struct {
 	requested  time.Time // when the request behind the answer was sent
 }
 
+// missing: the answer says the topic does not exist.
+func (md *topicMetadata) missing() bool { return md.code == kafka.UnknownTopicOrPartition }
+
 type partitionMetadata struct {
 	leader int32 // -1: none
 	code   kafka.Error
@@ -115,7 +118,7 @@ func (c *Client) requestMetadata(ctx context.Context, topic string, started time
 	}
 	res, ok := m.(*metadata.Response)
 	if !ok {
-		return nil, fmt.Errorf("Metadata from %s: unexpected answer %T", addr, m)
+		return nil, fmt.Errorf("the Metadata answer of %s: unexpected type %T", addr, m)
 	}
 	md := &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
 	for _, t := range res.Topics {

@@ -219,7 +219,7 @@ func (c *kafkaConn) readFrame() ([]byte, error) {
 func (c *kafkaConn) check(frame []byte) error {
 	switch c.lastKey {
 	case protocol.ApiVersions:
-		if err := checkApiVersions(c.s.dials, c.address, frame, c.lastVer); err != nil {
+		if err := checkApiVersions(c.address, frame, c.lastVer); err != nil {
 			return err
 		}
 		c.s.dials.contacts.noteAnswered(c.address) // a Kafka broker: past first contact

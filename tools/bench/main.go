@@ -91,15 +91,15 @@ func build(work, name string) string {
 		log.Fatalf("unknown provider %q (this, kadm)", name)
 	}
 	dir := filepath.Join(work, name)
-	real := filepath.Join(dir, "terraform-provider-kafka.real")
-	cmd := exec.Command("go", "build", "-o", real, pkg)
+	binary := filepath.Join(dir, "terraform-provider-kafka.real")
+	cmd := exec.Command("go", "build", "-o", binary, pkg)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		log.Fatalf("building %s: %v", name, err)
 	}
 	bin := filepath.Join(dir, "bin")
 	must(os.MkdirAll(bin, 0o755))
-	script := fmt.Sprintf("#!/bin/sh\nexec /usr/bin/time -a -o \"$BENCH_RSS_FILE\" -f %%M %q \"$@\"\n", real)
+	script := fmt.Sprintf("#!/bin/sh\nexec /usr/bin/time -a -o \"$BENCH_RSS_FILE\" -f %%M %q \"$@\"\n", binary)
 	must(os.WriteFile(filepath.Join(bin, "terraform-provider-kafka"), []byte(script), 0o755))
 	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"kafka-offsets/kafka\" = %q\n  }\n  direct {}\n}\n", bin)
 	must(os.WriteFile(filepath.Join(dir, "terraformrc"), []byte(rc), 0o644))

@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"log"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -29,8 +28,7 @@ func main() {
 }
 
 type refProvider struct {
-	once sync.Once
-	adm  *kadm.Client
+	adm *kadm.Client
 }
 
 func (p *refProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
