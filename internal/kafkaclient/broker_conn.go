@@ -33,8 +33,9 @@ type brokerConn struct {
 	corr int32      // the last correlation id used; guarded by wmu
 
 	mu    sync.Mutex
-	queue []*call // written and not yet answered, in the order written
-	err   error   // why the connection ended; nil while it is usable
+	queue []*call       // written and not yet answered, in the order written
+	err   error         // why the connection ended; nil while it is usable
+	srtt  time.Duration // smoothed time from writing a request to its answer (RFC 6298's SRTT)
 
 	readerDone chan struct{}
 }
@@ -44,6 +45,7 @@ type call struct {
 	key     protocol.ApiKey
 	version int16
 	corr    int32
+	sent    time.Time
 
 	msg  protocol.Message
 	err  error
@@ -94,6 +96,7 @@ func (c *brokerConn) send(ctx context.Context, msg protocol.Message) (*call, err
 		return nil, err
 	}
 	c.corr++
+	cl.sent = time.Now()
 	c.queue = append(c.queue, cl)
 	c.mu.Unlock()
 	deadline, _ := ctx.Deadline() // zero: none
@@ -163,6 +166,12 @@ func (c *brokerConn) readLoop() {
 		if len(c.queue) > 0 {
 			cl = c.queue[0]
 			c.queue = c.queue[1:]
+			sample := time.Since(cl.sent)
+			if c.srtt == 0 {
+				c.srtt = sample
+			} else {
+				c.srtt += (sample - c.srtt) / 8
+			}
 		}
 		c.mu.Unlock()
 		if corr := int32(binary.BigEndian.Uint32(frame[4:8])); cl == nil || corr != cl.corr {
@@ -180,6 +189,13 @@ func (c *brokerConn) readLoop() {
 		}
 		close(cl.done)
 	}
+}
+
+// roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
+func (c *brokerConn) roundTripTime() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.srtt
 }
 
 func (c *brokerConn) failure() error {

@@ -84,6 +84,17 @@ func (b *brokers) get(ctx context.Context, address string) (*brokerConn, error) 
 	return conn, err
 }
 
+// roundTripTime is the smoothed round trip to address, 0 when unknown.
+func (b *brokers) roundTripTime(address string) time.Duration {
+	b.mu.Lock()
+	c := b.conns[address]
+	b.mu.Unlock()
+	if c == nil {
+		return 0
+	}
+	return c.roundTripTime()
+}
+
 // close ends every connection and waits for their readers; later requests fail.
 func (b *brokers) close() {
 	b.mu.Lock()

@@ -24,16 +24,20 @@ import (
 // latest: a broker handles one connection's requests in order, so every offset a read gets lies
 // between its earliest and its latest, as when they were asked one after the other.
 
-// A round waits for the reads that arrive at the same moment before it leaves: Terraform runs up
-// to 10 reads at once (-parallelism) and starts the next ones as those end, a few milliseconds
-// apart (measured with tools/bench). The round leaves once no read has joined it for roundGap,
-// and at the latest roundMaxLinger after it was started. Longer waits batch more (a 10 ms gap
-// reaches the minimum of 3 requests per 10 reads under Terraform) but cost wall time at every
-// round; these values are the compromise measured in tools/bench.
-var (
-	roundGap       = 3 * time.Millisecond
-	roundMaxLinger = 10 * time.Millisecond
+// A round waits a little for the reads that arrive at the same moment before it leaves: at most
+// a quarter of the leader's round trip (between lingerMin and lingerMax), so that waiting costs
+// little beside the round trip it saves. It leaves at once when the reads it expects have joined
+// (leaderQueue.expect): when Terraform runs 10 reads at once (-parallelism), the reads of a round
+// end together and Terraform starts as many new ones, which then share the next round.
+const (
+	lingerMin = 200 * time.Microsecond
+	lingerMax = 5 * time.Millisecond
 )
+
+// lingerFor is how long a round for a leader at round trip rtt waits for the reads it expects.
+func lingerFor(rtt time.Duration) time.Duration {
+	return min(max(rtt/4, lingerMin), lingerMax)
+}
 
 // lookupKey is one ListOffsets request of a round: its timestamp and isolation level.
 type lookupKey struct {
@@ -54,8 +58,8 @@ type answer struct {
 
 // round is what one leader is asked at once.
 type round struct {
+	reads    int       // how many reads joined
 	started  time.Time // when its first read joined
-	joined   time.Time // when its last read joined
 	asks     map[lookupKey]map[topicPartition]*answer
 	deadline time.Time     // the latest deadline of its reads: how long the answers are worth waiting for
 	done     chan struct{} // closed when every answer (or error) is in
@@ -66,6 +70,11 @@ type leaderQueue struct {
 	leader  leader
 	pending *round
 	busy    bool // a flusher runs: lingering, or a round is out
+	// expect is how many reads the pending round waits for: those of the round that just came
+	// back (Terraform starts a read for each that ended) and those that joined meanwhile. 0: no
+	// estimate yet.
+	expect int
+	wake   chan struct{} // the pending round has the reads it expects
 }
 
 type roundQueues struct {
@@ -83,7 +92,7 @@ func (c *Client) enqueue(ctx context.Context, l leader, topic string, partitions
 	defer rq.mu.Unlock()
 	q := rq.queues[l.address]
 	if q == nil {
-		q = &leaderQueue{}
+		q = &leaderQueue{wake: make(chan struct{}, 1)}
 		rq.queues[l.address] = q
 	}
 	q.leader = l // the latest metadata's id for the address
@@ -92,7 +101,13 @@ func (c *Client) enqueue(ctx context.Context, l leader, topic string, partitions
 		r = &round{started: time.Now(), asks: map[lookupKey]map[topicPartition]*answer{}, done: make(chan struct{})}
 		q.pending = r
 	}
-	r.joined = time.Now()
+	r.reads++
+	if q.expect > 0 && r.reads >= q.expect {
+		select {
+		case q.wake <- struct{}{}:
+		default:
+		}
+	}
 	for _, k := range keys {
 		m := r.asks[k]
 		if m == nil {
@@ -133,31 +148,41 @@ func (c *Client) flush(q *leaderQueue) {
 			return
 		}
 		c.send(l, r)
+		c.rounds.mu.Lock()
+		q.expect = r.reads
+		if q.pending != nil {
+			q.expect += q.pending.reads
+		}
+		c.rounds.mu.Unlock()
 		close(r.done)
 	}
 }
 
-// linger waits until q's pending round may leave (see roundGap), or the Client closed (the
-// round then fails at once). Without a pending round it returns at once: flush then ends.
+// linger waits until q's pending round may leave: it has the reads it expects, or it is
+// lingerFor old; or the Client closed (the round then fails at once). Without a pending round
+// it returns at once: flush then ends.
 func (c *Client) linger(q *leaderQueue) {
 	for {
 		c.rounds.mu.Lock()
-		r := q.pending
-		var at time.Time
+		r, address := q.pending, q.leader.address
+		complete := r != nil && q.expect > 0 && r.reads >= q.expect
+		var started time.Time
 		if r != nil {
-			at = r.joined.Add(roundGap)
-			if latest := r.started.Add(roundMaxLinger); latest.Before(at) {
-				at = latest
-			}
+			started = r.started
 		}
 		c.rounds.mu.Unlock()
-		wait := time.Until(at)
-		if r == nil || wait <= 0 {
+		if r == nil || complete {
+			return
+		}
+		wait := time.Until(started.Add(lingerFor(c.brokers.roundTripTime(address))))
+		if wait <= 0 {
 			return
 		}
 		timer := time.NewTimer(wait)
 		select {
 		case <-timer.C:
+		case <-q.wake:
+			timer.Stop()
 		case <-c.life.Done():
 			timer.Stop()
 			return

@@ -173,9 +173,9 @@ func TestConcurrentReadsShareConnectionsAndRequests(t *testing.T) {
 			// One leader: every round's 3 requests can carry all 10 waiting reads, so 60 is the
 			// floor (3 lookups x 200/10 rounds), reached on an idle machine; a read that the
 			// scheduler delays past the round's linger (a loaded 2-core CI runner) costs one more
-			// round of 3. Three leaders: the 10 reads spread over them, 3 requests per leader and
-			// round.
-			if want := map[int]int{1: 66, 3: 180}[brokers]; got[int16(kmsg.ListOffsets)] > want {
+			// round of 3. Three leaders: the 10 reads spread over them and their rounds do not keep
+			// step; at least two reads per request on average (one per lookup and read: 600).
+			if want := map[int]int{1: 66, 3: 300}[brokers]; got[int16(kmsg.ListOffsets)] > want {
 				t.Errorf("ListOffsets: %d requests, want at most %d", got[int16(kmsg.ListOffsets)], want)
 			}
 		})

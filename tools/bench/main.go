@@ -74,9 +74,18 @@ func main() {
 		}
 		for _, sc := range scenarios {
 			fmt.Printf("\n### %s, round trip %s (medians of %d plans)\n\n", sc.name, rtt, *runs)
+			// Runs alternate between the providers, so that both see the same load of a shared
+			// machine.
+			names := strings.Split(*providers, ",")
+			all := map[string][]result{}
+			for i := 0; i < *runs; i++ {
+				for _, p := range names {
+					all[p] = append(all[p], plan(work, bins[p], rtt, sc.config))
+				}
+			}
 			med := map[string]result{}
-			for _, p := range strings.Split(*providers, ",") {
-				med[p] = median(func() result { return plan(work, bins[p], rtt, sc.config) })
+			for _, p := range names {
+				med[p] = median(all[p])
 			}
 			printTable(med, strings.Split(*providers, ","))
 		}
@@ -152,12 +161,8 @@ func plan(work, dir string, rtt time.Duration, config string) result {
 	return res
 }
 
-// median runs f -runs times and keeps, for each figure, its median.
-func median(f func() result) result {
-	var rs []result
-	for i := 0; i < *runs; i++ {
-		rs = append(rs, f())
-	}
+// median keeps, for each figure, its median over rs.
+func median(rs []result) result {
 	mid := len(rs) / 2
 	out := result{requests: map[int16]int{}}
 	walls := make([]time.Duration, len(rs))
