@@ -1,0 +1,365 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
+)
+
+// ConsumerGroupsRequest selects consumer groups.
+type ConsumerGroupsRequest struct {
+	// Topics, when not nil, keeps only the groups with a committed offset on at least one of these
+	// topics, and only these topics in each group's figures. Each must exist.
+	Topics []string
+	// GroupID, when set, must match the whole group id (see WholeMatch).
+	GroupID *regexp.Regexp
+	// Isolation decides what the latest offset, and so the lag, is.
+	Isolation Isolation
+}
+
+// GroupSummary is one consumer group's progress over the topics it has commits on.
+type GroupSummary struct {
+	GroupID string
+	// State as the coordinator lists it (ListGroups v4+, Kafka 2.6+): Stable, Empty, ...; "" from
+	// older brokers, which do not say.
+	State string
+	// ProtocolType is "consumer" for consumer groups (classic and KIP-848), "connect" for Kafka
+	// Connect workers, "" for groups that only ever had offsets committed by an admin client.
+	ProtocolType string
+	// Topics are the topics the group has commits on (within the request's Topics), sorted.
+	Topics []string
+	// TotalLag sums the positive lags (Lag) of the committed partitions of Topics.
+	TotalLag int64
+}
+
+// ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
+// timeout. It sends one Metadata request (every topic), ListGroups to every broker (a broker
+// lists only the groups it coordinates), OffsetFetch to each coordinator for all its selected
+// groups at once (one request per group where the coordinator serves OffsetFetch below v8), and
+// ListOffsets per partition leader for every committed partition of every group. It never sends
+// FindCoordinator (which would create __consumer_offsets on a cluster without groups), and
+// never joins, syncs or commits.
+func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	tt := c.acquireAllTopics()
+	defer c.release(tt)
+
+	var out []GroupSummary
+	err := c.withRetries(ctx, tt, func(fresh bool) error {
+		md, err := tt.client.Metadata(ctx, &kafka.MetadataRequest{})
+		if err != nil {
+			return c.connectError(ctx, tt, err)
+		}
+		if err := checkTopicsExist(md, req.Topics, fresh); err != nil {
+			return err
+		}
+		listed, err := listAllGroups(ctx, tt, md.Brokers, req.GroupID)
+		if err != nil {
+			return err
+		}
+		committed, err := fetchAllOffsets(ctx, tt, md.Brokers, listed)
+		if err != nil {
+			return err
+		}
+		out, err = summarize(ctx, tt, md, req, listed, committed, fresh)
+		return err
+	})
+	return out, err
+}
+
+// WholeMatch compiles an RE2 pattern that must match a whole name, as Kafka's own tools match
+// topic and group patterns: "orders" matches "orders", not "orders.v2".
+func WholeMatch(pattern string) (*regexp.Regexp, error) {
+	if _, err := regexp.Compile(pattern); err != nil {
+		return nil, err // the error quotes the user's pattern, not the anchored one
+	}
+	return regexp.Compile(`^(?:` + pattern + `)$`)
+}
+
+// checkTopicsExist confirms, from fresh metadata, that every topic of a filter exists: a
+// misspelt name would otherwise select no group, and a gate would pass.
+func checkTopicsExist(md *kafka.MetadataResponse, topics []string, fresh bool) error {
+	for _, topic := range topics {
+		if t := findTopic(md, topic); t == nil || t.Error != nil {
+			if !fresh {
+				return errStaleMetadata
+			}
+			if t != nil && !isUnknownTopic(t.Error) {
+				return topicError(t.Error, topic)
+			}
+			return &TopicNotFoundError{Topic: topic}
+		}
+	}
+	return nil
+}
+
+func isUnknownTopic(err error) bool {
+	var code kafka.Error
+	return errors.As(err, &code) && code == kafka.UnknownTopicOrPartition
+}
+
+// listedGroupInfo is what a coordinator's ListGroups says about one group.
+type listedGroupInfo struct {
+	coordinator  kafka.Broker
+	state        string
+	protocolType string
+}
+
+// shareGroupType is ListGroups' type of KIP-932 share groups, whose progress is not kept as
+// committed offsets (OffsetFetch does not serve them).
+const shareGroupType = "share"
+
+// listAllGroups sends ListGroups to every broker at once and returns the groups whose id
+// matches, by id, with the broker that listed them: their coordinator.
+func listAllGroups(ctx context.Context, tt *topicTransport, brokers []kafka.Broker, match *regexp.Regexp) (map[string]listedGroupInfo, error) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[string]listedGroupInfo{}
+	)
+	for _, b := range brokers {
+		wg.Go(func() {
+			groups, err := listGroupsOn(ctx, tt, b)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			for _, g := range groups {
+				if g.GroupType == shareGroupType || match != nil && !match.MatchString(g.GroupID) {
+					continue
+				}
+				out[g.GroupID] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType}
+			}
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+func listGroupsOn(ctx context.Context, tt *topicTransport, b kafka.Broker) ([]listGroupsResponseGroup, error) {
+	m, err := tt.transport.RoundTrip(ctx, tt.addr, &listGroupsRequest{coordinator: int32(b.ID)})
+	if err != nil {
+		return nil, brokerRequestError("ListGroups", b, err)
+	}
+	lg, ok := m.(*listGroupsResponse)
+	if !ok {
+		return nil, fmt.Errorf("ListGroups on broker %d: unexpected answer %T", b.ID, m)
+	}
+	if lg.ErrorCode != 0 {
+		return nil, &brokerCodeError{op: "ListGroups", broker: b, code: &BrokerError{Op: "ListGroups", Partition: -1, Code: kafka.Error(lg.ErrorCode)}}
+	}
+	return lg.Groups, nil
+}
+
+// brokerCodeError: a broker answered a request about no topic or group with an error code. It
+// unwraps to a *BrokerError, so that retriable codes are retried.
+type brokerCodeError struct {
+	op     string
+	broker kafka.Broker
+	code   *BrokerError
+}
+
+func (e *brokerCodeError) Error() string {
+	title, desc := strings.ToUpper(strings.ReplaceAll(e.code.Code.Title(), " ", "_")), e.code.Code.Description()
+	return fmt.Sprintf("%s on broker %d (%s): broker answered %s (error code %d): %s", e.op, e.broker.ID,
+		net.JoinHostPort(e.broker.Host, fmt.Sprint(e.broker.Port)), title, int16(e.code.Code), desc)
+}
+
+func (e *brokerCodeError) Unwrap() error { return e.code }
+
+// brokerRequestError wraps a transport error of a request sent to one broker; a failed connect
+// is retried, since the cluster may be moving the broker's work elsewhere.
+func brokerRequestError(op string, b kafka.Broker, err error) error {
+	var dialErr *net.OpError
+	if errors.As(err, &dialErr) && dialErr.Op == "dial" {
+		return &brokerUnreachableError{op: op, broker: b, err: err}
+	}
+	return fmt.Errorf("%s on broker %d (%s): %w", op, b.ID, net.JoinHostPort(b.Host, fmt.Sprint(b.Port)), err)
+}
+
+// brokerUnreachableError: a broker that Metadata names could not be connected to. It is retried
+// as an unreachable partition leader is (errors.Is(err, errLeaderUnreachable)).
+type brokerUnreachableError struct {
+	op     string
+	broker kafka.Broker
+	err    error
+}
+
+func (e *brokerUnreachableError) Error() string {
+	return fmt.Sprintf("%s on broker %d: cannot connect to %s, the address the cluster advertises for it "+
+		"(check the broker's advertised.listeners): %v", e.op, e.broker.ID,
+		net.JoinHostPort(e.broker.Host, fmt.Sprint(e.broker.Port)), e.err)
+}
+
+func (e *brokerUnreachableError) Is(target error) bool { return target == errLeaderUnreachable }
+
+func (e *brokerUnreachableError) Unwrap() error { return e.err }
+
+// maxGroupsPerOffsetFetch bounds one batched OffsetFetch, so that a cluster with tens of
+// thousands of groups does not make one response of hundreds of MiB.
+const maxGroupsPerOffsetFetch = 1000
+
+// fetchAllOffsets reads the committed offsets of every listed group from the broker that listed
+// it: one OffsetFetch per coordinator (per 1000 groups) where it serves v8+, else one per group.
+// A group that vanished since ListGroups (GROUP_ID_NOT_FOUND) is left out.
+func fetchAllOffsets(ctx context.Context, tt *topicTransport, brokers []kafka.Broker, listed map[string]listedGroupInfo) (map[string][]offsetFetchResponseTopic, error) {
+	byCoordinator := map[kafka.Broker][]string{}
+	for id, g := range listed {
+		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
+	}
+	type batch struct {
+		coordinator kafka.Broker
+		groups      []string
+		many        bool
+	}
+	var batches []batch
+	for b, groups := range byCoordinator {
+		slices.Sort(groups)
+		v, known := tt.dials.apiMaxVersion(b, int16(protocol.OffsetFetch))
+		if many := known && v >= offsetFetchBatchVersion; many {
+			for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
+				batches = append(batches, batch{b, chunk, true})
+			}
+			continue
+		}
+		for _, g := range groups {
+			batches = append(batches, batch{b, []string{g}, false})
+		}
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[string][]offsetFetchResponseTopic{}
+	)
+	for _, bt := range batches {
+		wg.Go(func() {
+			fetched, err := offsetFetch(ctx, tt, int32(bt.coordinator.ID), bt.groups, bt.many)
+			if err != nil {
+				err = brokerRequestError("OffsetFetch", bt.coordinator, err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			for id, g := range fetched {
+				switch {
+				case g.Code == kafka.GroupIdNotFound:
+					continue
+				case g.Code != 0:
+					errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: g.Code})
+					continue
+				}
+				for _, t := range g.Topics {
+					for _, p := range t.Partitions {
+						if p.ErrorCode != 0 {
+							errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
+								Partition: int(p.Partition), Code: kafka.Error(p.ErrorCode)})
+						}
+					}
+				}
+				out[id] = g.Topics
+			}
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+// summarize keeps the selected groups and topics, reads the latest offset of every committed
+// partition (ListOffsets per leader across all topics), and adds up each group's lag.
+func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataResponse, req ConsumerGroupsRequest,
+	listed map[string]listedGroupInfo, committed map[string][]offsetFetchResponseTopic, fresh bool,
+) ([]GroupSummary, error) {
+	var filter map[string]bool
+	if req.Topics != nil {
+		filter = map[string]bool{}
+		for _, t := range req.Topics {
+			filter[t] = true
+		}
+	}
+	partitionLeaders := map[string]map[int]kafka.Broker{}
+	for _, t := range md.Topics {
+		if t.Error == nil {
+			partitionLeaders[t.Name] = map[int]kafka.Broker{}
+			for _, p := range t.Partitions {
+				partitionLeaders[t.Name][p.ID] = p.Leader
+			}
+		}
+	}
+	commits := map[string]map[topicPartition]int64{} // by group
+	leaders := map[topicPartition]kafka.Broker{}
+	for id, topics := range committed {
+		commits[id] = map[topicPartition]int64{}
+		for _, t := range topics {
+			if filter != nil && !filter[t.Name] {
+				continue
+			}
+			for _, p := range t.Partitions {
+				if p.CommittedOffset < 0 {
+					continue // no commit
+				}
+				tp := topicPartition{t.Name, int(p.Partition)}
+				leader, ok := partitionLeaders[t.Name][tp.partition]
+				if !ok {
+					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
+					// soon after. A cached layout may also just lag behind.
+					if !fresh {
+						return nil, errStaleMetadata
+					}
+					continue
+				}
+				leaders[tp] = leader
+				commits[id][tp] = p.CommittedOffset
+			}
+		}
+	}
+	latest, err := listTopicsOffsets(ctx, tt, OffsetsRequest{Isolation: req.Isolation, latestOnly: true}, leaders)
+	if err != nil {
+		return nil, err
+	}
+	latestOf := map[topicPartition]int64{}
+	for topic, ps := range latest {
+		for _, p := range ps {
+			latestOf[topicPartition{topic, p.Partition}] = p.Latest
+		}
+	}
+
+	var out []GroupSummary
+	for id, info := range listed {
+		if _, fetched := committed[id]; !fetched {
+			continue // vanished since ListGroups
+		}
+		if filter != nil && len(commits[id]) == 0 {
+			continue
+		}
+		s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Topics: []string{}}
+		for tp, offset := range commits[id] {
+			var ok bool
+			if s.TotalLag, ok = AddLag(s.TotalLag, Lag(latestOf[tp], offset)); !ok {
+				return nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
+					"answered offsets near 2^63, which no real partition reaches", id)
+			}
+			s.Topics = append(s.Topics, tp.topic)
+		}
+		slices.Sort(s.Topics)
+		s.Topics = slices.Compact(s.Topics)
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b GroupSummary) int { return strings.Compare(a.GroupID, b.GroupID) })
+	return out, nil
+}
