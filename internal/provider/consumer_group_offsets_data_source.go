@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -29,12 +28,13 @@ func NewConsumerGroupOffsetsDataSource() datasource.DataSource {
 }
 
 type consumerGroupOffsetsModel struct {
-	GroupID        types.String `tfsdk:"group_id"`
-	Topics         types.Set    `tfsdk:"topics"`
-	IsolationLevel types.String `tfsdk:"isolation_level"`
-	State          types.String `tfsdk:"state"`
-	TotalLag       types.Int64  `tfsdk:"total_lag"`
-	Partitions     types.List   `tfsdk:"partitions"`
+	GroupID        types.String    `tfsdk:"group_id"`
+	Topics         types.Set       `tfsdk:"topics"`
+	IsolationLevel types.String    `tfsdk:"isolation_level"`
+	State          types.String    `tfsdk:"state"`
+	TotalLag       types.Int64     `tfsdk:"total_lag"`
+	Partitions     types.List      `tfsdk:"partitions"`
+	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
 
 var groupPartitionType = types.ObjectType{AttrTypes: map[string]attr.Type{
@@ -63,6 +63,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"Errors: `Consumer group not found` (on `group_id`) when the group has neither members nor committed " +
 			"offsets (brokers answer \"no offsets\", not \"no such group\"); `Topic not found` (on `topics`) for a " +
 			"listed or committed topic that does not exist; and those of `kafka_partition_offsets`.",
+		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{
 				Required:            true,
@@ -128,9 +129,8 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		}
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
-	res, err := d.data.client.GroupOffsets(ctx, q)
-	if err != nil {
-		addReadError(&resp.Diagnostics, err, path.Root("topics"))
+	res, ok := readGroupOffsets(ctx, d.data.client, q, m.Wait, &resp.Diagnostics) // once, or with the wait block
+	if !ok {
 		return
 	}
 

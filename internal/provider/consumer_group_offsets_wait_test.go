@@ -1,0 +1,107 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
+)
+
+func committedAt(topic string, partition int, committed, latest int64) kafkaclient.GroupPartitionOffsets {
+	return kafkaclient.GroupPartitionOffsets{Topic: topic, Partition: partition, Committed: &committed, Latest: latest}
+}
+
+func uncommitted(topic string, partition int, latest int64) kafkaclient.GroupPartitionOffsets {
+	return kafkaclient.GroupPartitionOffsets{Topic: topic, Partition: partition, Latest: latest}
+}
+
+// reads answers the wait's reads in turn, repeating the last answer.
+func reads(answers ...kafkaclient.GroupOffsets) (func(context.Context) (kafkaclient.GroupOffsets, error), *int) {
+	n := 0
+	return func(context.Context) (kafkaclient.GroupOffsets, error) {
+		a := answers[min(n, len(answers)-1)]
+		n++
+		return a, nil
+	}, &n
+}
+
+func group(ps ...kafkaclient.GroupPartitionOffsets) kafkaclient.GroupOffsets {
+	return kafkaclient.GroupOffsets{State: "Stable", Partitions: ps}
+}
+
+// The wait reads until total_lag <= max_total_lag and every partition has a commit; a commit
+// past the log end (negative lag) does not cancel another partition's backlog.
+func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
+	read, n := reads(
+		group(uncommitted("t", 0, 5), committedAt("t", 1, 0, 3)),    // partition 0 without a commit
+		group(committedAt("t", 0, 1, 5), committedAt("t", 1, 9, 3)), // lag 4 and -6: total 4
+		group(committedAt("t", 0, 4, 5), committedAt("t", 1, 3, 3)), // total 1 > 0
+		group(committedAt("t", 0, 5, 5), committedAt("t", 1, 3, 3)), // caught up
+		group(committedAt("t", 0, 5, 9), committedAt("t", 1, 3, 3)), // never read
+	)
+	s := waitSettings{maxTotalLag: 0, timeout: time.Minute, pollInterval: time.Millisecond}
+	res, err := waitForGroup(context.Background(), "g", s, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *n != 4 || *res.Partitions[0].Committed != 5 {
+		t.Fatalf("stopped after %d reads with %+v; want the 4th read", *n, res.Partitions[0])
+	}
+
+	read, n = reads(group(committedAt("t", 0, 1, 5), committedAt("t", 1, 9, 3)))
+	s.maxTotalLag = 4
+	if _, err := waitForGroup(context.Background(), "g", s, read); err != nil || *n != 1 {
+		t.Fatalf("max_total_lag 4 with total_lag 4: got %v after %d reads, want done after 1", err, *n)
+	}
+}
+
+// When the time runs out, the error names the partitions still behind and without a commit,
+// with the last figures.
+func TestWaitForGroupTimesOutWithLastFigures(t *testing.T) {
+	read, _ := reads(group(committedAt("orders", 0, 1, 5), uncommitted("orders", 1, 3), committedAt("orders", 2, 7, 7)))
+	s := waitSettings{maxTotalLag: 2, timeout: 50 * time.Millisecond, pollInterval: 10 * time.Millisecond}
+	_, err := waitForGroup(context.Background(), "g", s, read)
+	var behind *groupBehindError
+	if !errors.As(err, &behind) {
+		t.Fatalf("got %v, want a groupBehindError", err)
+	}
+	for _, want := range []string{
+		`consumer group "g" did not catch up within the wait timeout of 50ms`,
+		"last read: total_lag 4 (max_total_lag 2)",
+		"partitions behind: orders/0 (committed 1, latest 5, lag 4)",
+		"partitions without a commit: orders/1 (latest 3)",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%s", want, err)
+		}
+	}
+}
+
+// A group that does not exist yet is waited for; another read error ends the wait at once.
+func TestWaitForGroupErrors(t *testing.T) {
+	s := waitSettings{timeout: time.Minute, pollInterval: time.Millisecond}
+	calls := 0
+	res, err := waitForGroup(context.Background(), "g", s, func(context.Context) (kafkaclient.GroupOffsets, error) {
+		calls++
+		if calls < 3 {
+			return kafkaclient.GroupOffsets{}, &kafkaclient.GroupNotFoundError{GroupID: "g", State: "Dead"}
+		}
+		return group(committedAt("t", 0, 2, 2)), nil
+	})
+	if err != nil || calls != 3 || len(res.Partitions) != 1 {
+		t.Fatalf("got %v after %d reads, want the group once it appears", err, calls)
+	}
+
+	unreachable := &kafkaclient.UnreachableError{Addresses: []string{"x:9092"}}
+	calls = 0
+	_, err = waitForGroup(context.Background(), "g", s, func(context.Context) (kafkaclient.GroupOffsets, error) {
+		calls++
+		return kafkaclient.GroupOffsets{}, unreachable
+	})
+	if !errors.Is(err, unreachable) || calls != 1 {
+		t.Fatalf("got %v after %d reads, want the read error at once", err, calls)
+	}
+}
