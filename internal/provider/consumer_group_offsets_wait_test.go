@@ -3,10 +3,15 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
@@ -104,4 +109,88 @@ func TestWaitForGroupErrors(t *testing.T) {
 	if !errors.Is(err, unreachable) || calls != 1 {
 		t.Fatalf("got %v after %d reads, want the read error at once", err, calls)
 	}
+}
+
+func waitConfig(t *testing.T, group, topic, wait string) string {
+	return groupConfig(t, group, fmt.Sprintf("topics = [%q]\n  wait {\n    %s\n  }", topic, wait))
+}
+
+// A consumer catches up while the data source waits: the read ends with total_lag 0 and the
+// consumer's commits (kadm agrees). The consumer starts a moment after the step does and stays
+// in the group until the test ends; the wait polls every second for up to a minute.
+func TestAccConsumerGroupOffsets_waitSucceeds(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	group := topic + "-group"
+	k.Produce(topic, 0, 5)
+	k.Produce(topic, 1, 3)
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1, 1: 0}}) // lag 4 + 3
+	seeds := acctest.BootstrapServers(t)
+	consumer := make(chan *kgo.Client, 1)
+	failed := make(chan error, 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				go func() {
+					cl, err := catchUp(seeds, group, topic, 7, 3*time.Second)
+					consumer <- cl
+					failed <- err
+				}()
+			},
+			Config: waitConfig(t, group, topic, `timeout = "60s"
+    poll_interval = "1s"`),
+			ConfigStateChecks: expectGroup(t, k, group, "Stable", []groupEntry{{topic, 0, 5, 5}, {topic, 1, 3, 3}}),
+		}},
+	})
+	if cl := <-consumer; cl != nil {
+		cl.Close()
+	}
+	if err := <-failed; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// catchUp waits, then joins group, consumes n records from its commits and commits them. The
+// caller closes the client (the member leaves).
+func catchUp(seeds []string, group, topic string, n int, after time.Duration) (*kgo.Client, error) {
+	time.Sleep(after)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+		kgo.DisableAutoCommit())
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for seen := 0; seen < n; {
+		fetches := cl.PollFetches(ctx)
+		if err := fetches.Err0(); err != nil {
+			return cl, fmt.Errorf("consume: %w", err)
+		}
+		seen += fetches.NumRecords()
+	}
+	return cl, cl.CommitUncommittedOffsets(ctx)
+}
+
+// A group that does not catch up: the read fails when the wait's timeout runs out, naming the
+// partitions still behind with the last figures.
+func TestAccConsumerGroupOffsets_waitTimesOut(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	group := topic + "-group"
+	k.Produce(topic, 0, 5)
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: waitConfig(t, group, topic, `max_total_lag = 1
+    timeout = "3s"
+    poll_interval = "1s"`),
+			ExpectError: errorLike("Consumer group has not caught up",
+				fmt.Sprintf("consumer group %q did not catch up within the wait timeout of 3s", group),
+				"total_lag 4 (max_total_lag 1)",
+				fmt.Sprintf("partitions behind: %s/0 (committed 1, latest 5, lag 4)", topic),
+				fmt.Sprintf("partitions without a commit: %s/1 (latest 0)", topic)),
+		}},
+	})
 }
