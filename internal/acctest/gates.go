@@ -76,6 +76,9 @@ func (k *Kafka) KeyPartitions(topic string, n int) map[string]int32 {
 		}
 		fetches.EachRecord(func(r *kgo.Record) {
 			seen++
+			if r.Key == nil {
+				k.t.Fatalf("a record at %s/%d offset %d has a null key", topic, r.Partition, r.Offset)
+			}
 			if p, ok := out[string(r.Key)]; ok && p != r.Partition {
 				k.t.Fatalf("key %q landed in partitions %d and %d", r.Key, p, r.Partition)
 			}

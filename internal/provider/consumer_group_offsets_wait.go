@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -45,6 +46,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			"Terraform prints \"Still reading...\". The provider's `timeout` still bounds each single read. " +
 			"For a wait during `apply` (after the change that starts the drain), give the data source a " +
 			"`depends_on` on that change: see the gating guide.",
+		Validators: []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("timeout"))},
 		Attributes: map[string]schema.Attribute{
 			"max_total_lag": schema.Int64Attribute{
 				Optional:            true,
@@ -53,8 +55,8 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			},
 			"timeout": schema.StringAttribute{
 				CustomType: timetypes.GoDurationType{},
-				Required:   true,
-				MarkdownDescription: "How long to wait in all, as a Go duration such as `\"10m\"`, from `\"1s\"` to " +
+				Optional:   true, // required in a wait block: AlsoRequires below (a Required one would be required without the block too)
+				MarkdownDescription: "Required in a `wait` block. How long to wait in all, as a Go duration such as `\"10m\"`, from `\"1s\"` to " +
 					"`\"24h\"`. Then the read fails with the last figures.",
 				Validators: []validator.String{durationBetween{minWaitDuration, maxWaitDuration}},
 			},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +194,30 @@ func TestAccConsumerGroupOffsets_waitTimesOut(t *testing.T) {
 				fmt.Sprintf("partitions without a commit: %s/1 (latest 0)", topic)),
 		}},
 	})
+}
+
+// A wait block needs a timeout, and bounds it; checked while planning, without a broker.
+func TestWaitBlockValidation(t *testing.T) {
+	for _, tc := range []struct{ wait, want string }{
+		{`poll_interval = "1s"`, `Invalid Attribute Combination.*wait.timeout.*must be specified`},
+		{`timeout = "25h"`, `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
+		{`timeout = "10"`, `Invalid Time Duration String Value`},
+		{"timeout = \"1m\"\n    max_total_lag = -1", `max_total_lag.*must be at least 0`},
+	} {
+		resource.UnitTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: protoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: `provider "kafka" {
+  bootstrap_servers = ["127.0.0.1:1"]
+}
+data "kafka_consumer_group_offsets" "test" {
+  group_id = "g"
+  wait {
+    ` + tc.wait + `
+  }
+}`,
+				ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+			}},
+		})
+	}
 }

@@ -28,7 +28,7 @@ func TestAccPartitionForKey_matchesJavaProducer(t *testing.T) {
 	topic := k.CreateTopic(acctest.TopicName(t, ""), partitions, nil)
 	keys := []string{"", "tenant-42", "ключ", "🔑 key", "a b c"}
 	for i := range 195 {
-		keys = append(keys, fmt.Sprintf("tenant-%d", i))
+		keys = append(keys, fmt.Sprintf("user-%d", i))
 	}
 	acctest.JavaProduceKeyed(t, topic, keys)
 	landed := k.KeyPartitions(topic, len(keys))

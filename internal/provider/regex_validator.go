@@ -16,7 +16,9 @@ func (wholeMatchValidator) Description(context.Context) string {
 	return "must be an RE2 regular expression (Go's regexp syntax), matched against whole names"
 }
 
-func (v wholeMatchValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v wholeMatchValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (wholeMatchValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
