@@ -3,6 +3,7 @@ package acctest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -107,7 +108,7 @@ func (k *Kafka) ConnectLikeMember(group string) {
 		return resp
 	}
 	resp := join("")
-	if kerr.ErrorForCode(resp.ErrorCode) == kerr.MemberIDRequired {
+	if errors.Is(kerr.ErrorForCode(resp.ErrorCode), kerr.MemberIDRequired) {
 		resp = join(resp.MemberID)
 	}
 	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
@@ -148,7 +149,6 @@ func (k *Kafka) GroupLag(group string, topics ...string) int64 {
 	}
 	return total
 }
-
 
 // ListedGroups is the oracle for ListGroups: each group's state and protocol type, by id.
 func (k *Kafka) ListedGroups() map[string][2]string {

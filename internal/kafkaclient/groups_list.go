@@ -66,7 +66,7 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 		if err != nil {
 			return err
 		}
-		committed, err := fetchAllOffsets(ctx, tt, md.Brokers, listed)
+		committed, err := fetchAllOffsets(ctx, tt, listed)
 		if err != nil {
 			return err
 		}
@@ -214,7 +214,7 @@ const maxGroupsPerOffsetFetch = 1000
 // fetchAllOffsets reads the committed offsets of every listed group from the broker that listed
 // it: one OffsetFetch per coordinator (per 1000 groups) where it serves v8+, else one per group.
 // A group that vanished since ListGroups (GROUP_ID_NOT_FOUND) is left out.
-func fetchAllOffsets(ctx context.Context, tt *topicTransport, brokers []kafka.Broker, listed map[string]listedGroupInfo) (map[string][]offsetFetchResponseTopic, error) {
+func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]listedGroupInfo) (map[string][]offsetFetchResponseTopic, error) {
 	byCoordinator := map[kafka.Broker][]string{}
 	for id, g := range listed {
 		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)

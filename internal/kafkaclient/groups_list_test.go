@@ -207,7 +207,7 @@ func TestConsumerGroupsRetriesLoadingCoordinator(t *testing.T) {
 		}
 		failures--
 		c.KeepControl()
-		resp := r.(*kmsg.ListGroupsRequest).ResponseKind().(*kmsg.ListGroupsResponse)
+		resp := kmsg.NewPtrListGroupsResponse()
 		resp.Version = r.GetVersion()
 		resp.ErrorCode = 14 // COORDINATOR_LOAD_IN_PROGRESS
 		return resp, nil, true
