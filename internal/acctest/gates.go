@@ -176,3 +176,22 @@ func (k *Kafka) PartitionCount(topic string) int {
 	}
 	return len(details[topic].Partitions)
 }
+
+// SupportsNextGenGroups reports whether the broker runs Kafka 4's consumer group protocol
+// (KIP-848): its group.coordinator.rebalance.protocols names "consumer" (Kafka 4's default;
+// Kafka 3.x serves the API but has the protocol off by default).
+func (k *Kafka) SupportsNextGenGroups() bool {
+	k.t.Helper()
+	configs, err := k.Admin.DescribeBrokerConfigs(ctx(k.t))
+	if err != nil {
+		k.t.Fatalf("describe broker configs: %v", err)
+	}
+	for _, rc := range configs {
+		for _, c := range rc.Configs {
+			if c.Key == "group.coordinator.rebalance.protocols" && c.Value != nil {
+				return slices.Contains(strings.Split(*c.Value, ","), "consumer")
+			}
+		}
+	}
+	return false
+}
