@@ -48,17 +48,38 @@ type Config struct {
 type Client struct {
 	cfg Config
 
+	contacts *contacts // what this process has seen of the cluster: first contact or not, the seed
+
 	mu         sync.Mutex
 	transports map[string]*topicTransport
 }
 
 type topicTransport struct {
 	key       string // the sorted topic names, NUL-separated
-	addr      net.Addr
 	transport *kafka.Transport
-	client    *kafka.Client
 	dials     *dialLog
 	refs      int
+
+	mu   sync.Mutex
+	seed net.Addr // the bootstrap server of the current attempt (Client.seedAddr)
+}
+
+// addr is where requests without a broker of their own (Metadata, FindCoordinator) go.
+func (tt *topicTransport) addr() net.Addr {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return tt.seed
+}
+
+func (tt *topicTransport) setAddr(a net.Addr) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	tt.seed = a
+}
+
+// client is a kafka-go Client on the current seed, for the requests it decodes for us.
+func (tt *topicTransport) client() *kafka.Client {
+	return &kafka.Client{Addr: tt.addr(), Transport: tt.transport}
 }
 
 // New checks cfg and returns a Client. It does not connect: the first read does.
@@ -77,7 +98,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Dial == nil {
 		cfg.Dial = (&net.Dialer{}).DialContext
 	}
-	return &Client{cfg: cfg, transports: map[string]*topicTransport{}}, nil
+	return &Client{cfg: cfg, contacts: newContacts(), transports: map[string]*topicTransport{}}, nil
 }
 
 // Timeout is the bound of one read.
@@ -110,7 +131,7 @@ func (c *Client) acquireKey(key string, metadataTopics []string) *topicTransport
 		tt.refs++
 		return tt
 	}
-	dials := newDialLog(c.cfg.Dial, c.cfg.TLS == nil, c.cfg.BootstrapServers)
+	dials := newDialLog(c.cfg.Dial, c.cfg.TLS == nil, c.contacts)
 	transport := &kafka.Transport{
 		// TCP through dials, then the TLS handshake (Transport.TLS stays nil) and a watch on the
 		// SASL exchange, so that their failures name the broker and the cause (tls_dial.go).
@@ -121,23 +142,19 @@ func (c *Client) acquireKey(key string, metadataTopics []string) *topicTransport
 		// Metadata requests from the transport never allow auto-creation.
 		MetadataTopics: metadataTopics,
 	}
-	addr := kafka.TCP(c.cfg.BootstrapServers...)
-	tt := &topicTransport{
-		key:       key,
-		transport: transport,
-		addr:      addr,
-		client:    &kafka.Client{Addr: addr, Transport: transport},
-		dials:     dials,
-		refs:      1,
-	}
+	tt := &topicTransport{key: key, transport: transport, dials: dials, refs: 1}
 	c.transports[key] = tt
 	return tt
 }
 
-// dialTimeout bounds one connect. With several bootstrap servers, a silent one must not use up
-// the whole read: each connect gets an equal share, so every server can be tried in turn.
+// maxDialTimeout bounds one connect (TCP, TLS, ApiVersions, SASL) below the read's timeout, as
+// Kafka's Java client does (socket.connection.setup.timeout.ms, 10 s): a broker that stopped
+// answering must not hold the read until its end while its leaderships move elsewhere.
+const maxDialTimeout = 10 * time.Second
+
+// dialTimeout bounds one connect.
 func (c *Client) dialTimeout() time.Duration {
-	return c.cfg.Timeout / time.Duration(len(c.cfg.BootstrapServers))
+	return min(c.cfg.Timeout, maxDialTimeout)
 }
 
 // release ends one read through tt; the last one stops the transport's goroutines.

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +24,7 @@ import (
 type dialLog struct {
 	dial0       func(ctx context.Context, network, address string) (net.Conn, error)
 	checkFrames bool
-	bootstrap   []string
+	contacts    *contacts // the Client's: which addresses answered before this read
 
 	mu    sync.Mutex
 	addrs map[string]*addrRecord
@@ -46,17 +45,12 @@ type addrRecord struct {
 	security  string // a TLS failure that explains the address (tls_dial.go), if any
 }
 
-// failed reports whether the address failed in a way that trying it again soon will not fix.
-func (r *addrRecord) failed() bool {
-	return !r.answered && (r.dialErr != nil || r.notKafka != "" || r.readErr != nil || r.silent || r.security != "")
-}
-
 // newDialLog wraps dial. With checkFrames (plaintext connections, where the first bytes read are
-// Kafka's), a first response that cannot be Kafka's fails the connection at once. bootstrap are
-// the configured bootstrap servers: one that failed is skipped while another is left to try.
-func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool, bootstrap []string) *dialLog {
+// Kafka's), a first response that cannot be Kafka's fails the connection at once. Addresses that
+// answer are also noted in contacts, which outlives this log.
+func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool, contacts *contacts) *dialLog {
 	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}, listOffsetsMax: map[string]int16{},
-		checkFrames: checkFrames, bootstrap: bootstrap}
+		checkFrames: checkFrames, contacts: contacts}
 }
 
 // noteListOffsetsMax records the highest ListOffsets version address serves.
@@ -84,36 +78,6 @@ func (d *dialLog) supportsMaxTimestamp(leaders map[kafka.Broker][]int32) error {
 	return nil
 }
 
-// skip says why address is not worth dialling: it is a bootstrap server that failed, and another
-// one has not. kafka-go shuffles the bootstrap servers and uses the first that accepts TCP, so a
-// silent or non-Kafka address would otherwise fail every other connect.
-func (d *dialLog) skip(address string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	r, ok := d.addrs[address]
-	if !ok || !r.failed() || !slices.Contains(d.bootstrap, address) {
-		return nil
-	}
-	for _, b := range d.bootstrap {
-		if other, ok := d.addrs[b]; !ok || !other.failed() {
-			return fmt.Errorf("%s: not dialled again: %s", address, r.problem())
-		}
-	}
-	return nil
-}
-
-// bootstrapLeft reports whether some bootstrap server has not failed yet: worth another attempt.
-func (d *dialLog) bootstrapLeft() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for _, b := range d.bootstrap {
-		if r, ok := d.addrs[b]; !ok || !r.failed() {
-			return true
-		}
-	}
-	return false
-}
-
 func (d *dialLog) record(address string, update func(r *addrRecord)) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -126,9 +90,6 @@ func (d *dialLog) record(address string, update func(r *addrRecord)) {
 }
 
 func (d *dialLog) dial(ctx context.Context, network, address string) (net.Conn, error) {
-	if err := d.skip(address); err != nil {
-		return nil, err
-	}
 	conn, err := d.dial0(ctx, network, address)
 	if err != nil {
 		d.record(address, func(r *addrRecord) { r.dialErr = err })
@@ -205,7 +166,7 @@ func (d *dialLog) problems() []string {
 	defer d.mu.Unlock()
 	var out []string
 	for addr, r := range d.addrs {
-		if p := r.problem(); p != "" {
+		if p := r.problem(d.contacts.answeredBefore(addr)); p != "" {
 			out = append(out, addr+": "+p)
 		}
 	}
@@ -235,7 +196,10 @@ func notKafka(head []byte) string {
 	return fmt.Sprintf("answered with bytes that are not a Kafka response (first bytes % x)", head)
 }
 
-func (r *addrRecord) problem() string {
+// problem describes what went wrong at the address, "" if nothing did. answeredBefore: the address
+// answered like Kafka earlier in this process, so a silence or refusal now is a broker that went
+// away, not a wrong address.
+func (r *addrRecord) problem(answeredBefore bool) string {
 	switch {
 	case r.security != "":
 		return r.security
@@ -243,6 +207,11 @@ func (r *addrRecord) problem() string {
 		return ""
 	case r.notKafka != "":
 		return r.notKafka
+	case answeredBefore && r.connected:
+		return "stopped answering: it answered earlier in this run, then accepted a TCP connection and sent " +
+			"nothing back (a paused, overloaded or partitioned broker)"
+	case answeredBefore && r.dialErr != nil:
+		return describeDialError(r.dialErr) + "; it answered earlier in this run (a broker restarting or down)"
 	case r.connected && r.readErr != nil:
 		return "accepted the TCP connection, then closed it without a Kafka response " +
 			"(is this a Kafka listener, and does it expect TLS or SASL?)"
@@ -282,16 +251,4 @@ func isConnectionLoss(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
 		errors.Is(err, net.ErrClosed)
-}
-
-// anyAnswered reports whether some address sent a byte back: the cluster was reached.
-func (d *dialLog) anyAnswered() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for _, r := range d.addrs {
-		if r.answered {
-			return true
-		}
-	}
-	return false
 }

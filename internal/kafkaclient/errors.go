@@ -1,7 +1,6 @@
 package kafkaclient
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -65,9 +64,10 @@ type BrokerError struct {
 	Op        string // what was asked, e.g. "ListOffsets (earliest)"
 	Group     string // the consumer group asked about, if any
 	Topic     string
-	Partition int // -1 when the error is not about one partition
+	Partition int    // -1 when the error is not about one partition
+	Broker    string // the broker that answered, e.g. "broker 2 (127.0.0.1:9092)"; "" if not known
 	Code      kafka.Error
-	TimedOut  bool
+	NoLeader  bool // Metadata names no leader for the partition (Code says why)
 }
 
 func (e *BrokerError) Error() string {
@@ -80,18 +80,36 @@ func (e *BrokerError) Error() string {
 	default:
 		about = fmt.Sprintf("topic %q partition %d", e.Topic, e.Partition)
 	}
-	// Kafka's own name for the code (TOPIC_AUTHORIZATION_FAILED), as brokers log it.
-	title, desc := strings.ToUpper(strings.ReplaceAll(e.Code.Title(), " ", "_")), e.Code.Description()
-	if title == "" {
-		title, desc = "an error code unknown to this provider", "see the Kafka protocol's error codes"
+	name, desc := errorName(e.Code)
+	if e.NoLeader {
+		return fmt.Sprintf("%s for %s: the partition has no leader (%s, error code %d): %s",
+			e.Op, about, name, int16(e.Code), desc)
 	}
-	msg := fmt.Sprintf("%s for %s: broker answered %s (error code %d): %s",
-		e.Op, about, title, int16(e.Code), desc)
-	if e.TimedOut {
-		msg += "; still failing when the timeout ran out"
+	who := "broker"
+	if e.Broker != "" {
+		who = e.Broker
 	}
-	return msg
+	return fmt.Sprintf("%s for %s: %s answered %s (error code %d): %s", e.Op, about, who, name, int16(e.Code), desc)
 }
+
+// ConnectionError: a request got no answer because the connection to the broker failed (refused,
+// closed, silent). Retried once the cluster has answered in this process; at first contact it
+// becomes an *UnreachableError.
+type ConnectionError struct {
+	Op      string // what was asked, e.g. `ListOffsets (latest) for topic "t" partitions 0, 3`
+	Broker  string // e.g. "broker 2 (127.0.0.1:9092)", or a bootstrap server's address
+	Problem string // what happened there, in words
+	Err     error
+}
+
+func (e *ConnectionError) Error() string {
+	if e.Broker == "" {
+		return e.Op + ": " + e.Problem
+	}
+	return fmt.Sprintf("%s: %s %s", e.Op, e.Broker, e.Problem)
+}
+
+func (e *ConnectionError) Unwrap() error { return e.Err }
 
 func (e *BrokerError) Unwrap() error { return e.Code }
 
@@ -106,7 +124,7 @@ func (e *TimeoutError) Error() string {
 	if e.Last == nil {
 		return fmt.Sprintf("no answer from the Kafka cluster within the timeout of %s", e.Timeout)
 	}
-	return fmt.Sprintf("no complete answer from the Kafka cluster within the timeout of %s; last error: %v",
+	return fmt.Sprintf("no complete answer from the Kafka cluster within the timeout of %s; still failing: %v",
 		e.Timeout, e.Last)
 }
 
@@ -129,32 +147,4 @@ var retriable = map[kafka.Error]bool{
 	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
 	kafka.GroupCoordinatorNotAvailable: true,
 	kafka.NotCoordinatorForGroup:       true,
-}
-
-// isRetriable says whether err may go away on another attempt with fresh metadata.
-func isRetriable(err error) bool {
-	if errors.Is(err, errStaleMetadata) || errors.Is(err, errTryAnotherBootstrap) || errors.Is(err, errLeaderUnreachable) ||
-		errors.Is(err, errInconsistentOffsets) {
-		return true
-	}
-	var be *BrokerError
-	if errors.As(err, &be) {
-		return retriable[be.Code]
-	}
-	var (
-		tlsErr  *TLSError
-		saslErr *SASLError
-	)
-	if errors.As(err, &tlsErr) || errors.As(err, &saslErr) {
-		return false // the same certificate or credentials fail the same way again
-	}
-	var tnf *TopicNotFoundError
-	var oor *PartitionOutOfRangeError
-	var un *UnreachableError
-	if errors.As(err, &tnf) || errors.As(err, &oor) || errors.As(err, &un) {
-		return false
-	}
-	// A connection lost mid-request, or a deadline that ran out on one connection while the
-	// read's own timeout has time left: another attempt on a new connection may succeed.
-	return isConnectionLoss(err) || isTimeout(err)
 }

@@ -134,9 +134,9 @@ var errNoOffsetsTopic = errors.New(offsetsTopic + " does not exist")
 // offsetsTopicExists checks, from the transport's metadata, that __consumer_offsets exists; a
 // "no" from a cached layout is asked again fresh before it is believed.
 func (c *Client) offsetsTopicExists(ctx context.Context, tt *topicTransport, fresh bool) error {
-	md, err := tt.client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{offsetsTopic}})
+	md, err := c.metadata(ctx, tt, offsetsTopic)
 	if err != nil {
-		return c.connectError(ctx, tt, err)
+		return err
 	}
 	t := findTopic(md, offsetsTopic)
 	var code kafka.Error
@@ -164,9 +164,9 @@ func groupPartition(topic string, p PartitionOffsets, committed map[int]int64) G
 // consumer groups) answers for classic groups; a group it does not know, a KIP-848 consumer
 // group among them, is looked up with ListGroups on its coordinator.
 func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group string) (string, bool, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr, &describegroups.Request{Groups: []string{group}})
+	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &describegroups.Request{Groups: []string{group}})
 	if err != nil {
-		return "", false, c.connectError(ctx, tt, fmt.Errorf("DescribeGroups for group %q: %w", group, err))
+		return "", false, tt.dials.requestError(fmt.Sprintf("DescribeGroups for group %q", group), "", -1, err)
 	}
 	res, ok := m.(*describegroups.Response)
 	if !ok || len(res.Groups) != 1 {
@@ -192,7 +192,7 @@ func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group st
 func (c *Client) fetchCommitted(ctx context.Context, tt *topicTransport, group string) (map[string]map[int]int64, error) {
 	res, err := fetchOffsetsOfGroup(ctx, tt, group) // offsetfetch.go: kafka-go's Client.OffsetFetch is replaced
 	if err != nil {
-		return nil, c.connectError(ctx, tt, fmt.Errorf("OffsetFetch for group %q: %w", group, err))
+		return nil, tt.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group), "", -1, err)
 	}
 	if err := groupError("OffsetFetch", group, res.Error); err != nil {
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"regexp"
 	"slices"
 	"strings"
@@ -55,9 +54,9 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 
 	var out []GroupSummary
 	err := c.withRetries(ctx, tt, func(fresh bool) error {
-		md, err := tt.client.Metadata(ctx, &kafka.MetadataRequest{})
+		md, err := c.metadata(ctx, tt) // no topic named: every topic
 		if err != nil {
-			return c.connectError(ctx, tt, err)
+			return err
 		}
 		if err := checkTopicsExist(md, req.Topics, fresh); err != nil {
 			return err
@@ -149,63 +148,31 @@ func listAllGroups(ctx context.Context, tt *topicTransport, brokers []kafka.Brok
 }
 
 func listGroupsOn(ctx context.Context, tt *topicTransport, b kafka.Broker) ([]listGroupsResponseGroup, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr, &listGroupsRequest{coordinator: int32(b.ID)})
+	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listGroupsRequest{coordinator: int32(b.ID)})
 	if err != nil {
-		return nil, brokerRequestError("ListGroups", b, err)
+		return nil, tt.dials.requestError("ListGroups", brokerAddress(b), b.ID, err)
 	}
 	lg, ok := m.(*listGroupsResponse)
 	if !ok {
 		return nil, fmt.Errorf("ListGroups on broker %d: unexpected answer %T", b.ID, m)
 	}
 	if lg.ErrorCode != 0 {
-		return nil, &brokerCodeError{op: "ListGroups", broker: b, code: &BrokerError{Op: "ListGroups", Partition: -1, Code: kafka.Error(lg.ErrorCode)}}
+		return nil, &brokerCodeError{&BrokerError{Op: "ListGroups", Partition: -1, Code: kafka.Error(lg.ErrorCode),
+			Broker: describeBroker(brokerAddress(b), b.ID)}}
 	}
 	return lg.Groups, nil
 }
 
 // brokerCodeError: a broker answered a request about no topic or group with an error code. It
-// unwraps to a *BrokerError, so that retriable codes are retried.
-type brokerCodeError struct {
-	op     string
-	broker kafka.Broker
-	code   *BrokerError
-}
+// unwraps to the *BrokerError, so that retriable codes are retried.
+type brokerCodeError struct{ *BrokerError }
 
 func (e *brokerCodeError) Error() string {
-	title, desc := strings.ToUpper(strings.ReplaceAll(e.code.Code.Title(), " ", "_")), e.code.Code.Description()
-	return fmt.Sprintf("%s on broker %d (%s): broker answered %s (error code %d): %s", e.op, e.broker.ID,
-		net.JoinHostPort(e.broker.Host, fmt.Sprint(e.broker.Port)), title, int16(e.code.Code), desc)
+	name, desc := errorName(e.Code)
+	return fmt.Sprintf("%s: %s answered %s (error code %d): %s", e.Op, e.Broker, name, int16(e.Code), desc)
 }
 
-func (e *brokerCodeError) Unwrap() error { return e.code }
-
-// brokerRequestError wraps a transport error of a request sent to one broker; a failed connect
-// is retried, since the cluster may be moving the broker's work elsewhere.
-func brokerRequestError(op string, b kafka.Broker, err error) error {
-	var dialErr *net.OpError
-	if errors.As(err, &dialErr) && dialErr.Op == "dial" {
-		return &brokerUnreachableError{op: op, broker: b, err: err}
-	}
-	return fmt.Errorf("%s on broker %d (%s): %w", op, b.ID, net.JoinHostPort(b.Host, fmt.Sprint(b.Port)), err)
-}
-
-// brokerUnreachableError: a broker that Metadata names could not be connected to. It is retried
-// as an unreachable partition leader is (errors.Is(err, errLeaderUnreachable)).
-type brokerUnreachableError struct {
-	op     string
-	broker kafka.Broker
-	err    error
-}
-
-func (e *brokerUnreachableError) Error() string {
-	return fmt.Sprintf("%s on broker %d: cannot connect to %s, the address the cluster advertises for it "+
-		"(check the broker's advertised.listeners): %v", e.op, e.broker.ID,
-		net.JoinHostPort(e.broker.Host, fmt.Sprint(e.broker.Port)), e.err)
-}
-
-func (e *brokerUnreachableError) Is(target error) bool { return target == errLeaderUnreachable }
-
-func (e *brokerUnreachableError) Unwrap() error { return e.err }
+func (e *brokerCodeError) Unwrap() error { return e.BrokerError }
 
 // maxGroupsPerOffsetFetch bounds one batched OffsetFetch, so that a cluster with tens of
 // thousands of groups does not make one response of hundreds of MiB.
@@ -248,7 +215,8 @@ func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]
 		wg.Go(func() {
 			fetched, err := offsetFetch(ctx, tt, int32(bt.coordinator.ID), bt.groups, bt.many)
 			if err != nil {
-				err = brokerRequestError("OffsetFetch", bt.coordinator, err)
+				err = tt.dials.requestError(fmt.Sprintf("OffsetFetch for %d group%s", len(bt.groups), plural(len(bt.groups))),
+					brokerAddress(bt.coordinator), bt.coordinator.ID, err)
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -261,14 +229,16 @@ func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]
 				case g.Code == kafka.GroupIdNotFound:
 					continue
 				case g.Code != 0:
-					errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: g.Code})
+					errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: g.Code,
+						Broker: describeBroker(brokerAddress(bt.coordinator), bt.coordinator.ID)})
 					continue
 				}
 				for _, t := range g.Topics {
 					for _, p := range t.Partitions {
 						if p.ErrorCode != 0 {
 							errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
-								Partition: int(p.Partition), Code: kafka.Error(p.ErrorCode)})
+								Partition: int(p.Partition), Code: kafka.Error(p.ErrorCode),
+								Broker: describeBroker(brokerAddress(bt.coordinator), bt.coordinator.ID)})
 						}
 					}
 				}
@@ -292,12 +262,12 @@ func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataRespon
 			filter[t] = true
 		}
 	}
-	partitionLeaders := map[string]map[int]kafka.Broker{}
+	partitions := map[string]map[int]kafka.Partition{}
 	for _, t := range md.Topics {
 		if t.Error == nil {
-			partitionLeaders[t.Name] = map[int]kafka.Broker{}
+			partitions[t.Name] = map[int]kafka.Partition{}
 			for _, p := range t.Partitions {
-				partitionLeaders[t.Name][p.ID] = p.Leader
+				partitions[t.Name][p.ID] = p
 			}
 		}
 	}
@@ -314,7 +284,7 @@ func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataRespon
 					continue // no commit
 				}
 				tp := topicPartition{t.Name, int(p.Partition)}
-				leader, ok := partitionLeaders[t.Name][tp.partition]
+				mp, ok := partitions[t.Name][tp.partition]
 				if !ok {
 					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
 					// soon after. A cached layout may also just lag behind.
@@ -323,7 +293,10 @@ func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataRespon
 					}
 					continue
 				}
-				leaders[tp] = leader
+				if mp.Leader.Host == "" { // kafka-go leaves the leader empty when Metadata names none
+					return nil, &BrokerError{Op: "Metadata", Topic: t.Name, Partition: tp.partition, Code: noLeaderCode(mp.Error), NoLeader: true}
+				}
+				leaders[tp] = mp.Leader
 				commits[id][tp] = p.CommittedOffset
 			}
 		}

@@ -60,9 +60,9 @@ var _ protocol.BrokerMessage = (*listGroupsRequest)(nil)
 // listedGroup asks the group's coordinator for the groups it holds (ListGroups) and returns
 // this one's state; found is false when the coordinator does not hold the group.
 func (c *Client) listedGroup(ctx context.Context, tt *topicTransport, group string) (state string, found bool, err error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr, &findcoordinator.Request{Key: group})
+	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &findcoordinator.Request{Key: group})
 	if err != nil {
-		return "", false, fmt.Errorf("FindCoordinator for group %q: %w", group, err)
+		return "", false, tt.dials.requestError(fmt.Sprintf("FindCoordinator for group %q", group), "", -1, err)
 	}
 	fc, ok := m.(*findcoordinator.Response)
 	if !ok {
@@ -71,9 +71,9 @@ func (c *Client) listedGroup(ctx context.Context, tt *topicTransport, group stri
 	if fc.ErrorCode != 0 {
 		return "", false, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: kafka.Error(fc.ErrorCode)}
 	}
-	m, err = tt.transport.RoundTrip(ctx, tt.addr, &listGroupsRequest{coordinator: fc.NodeID})
+	m, err = tt.transport.RoundTrip(ctx, tt.addr(), &listGroupsRequest{coordinator: fc.NodeID})
 	if err != nil {
-		return "", false, fmt.Errorf("ListGroups on the coordinator of group %q: %w", group, err)
+		return "", false, tt.dials.requestError(fmt.Sprintf("ListGroups on the coordinator of group %q", group), "", -1, err)
 	}
 	lg, ok := m.(*listGroupsResponse)
 	if !ok {

@@ -113,7 +113,7 @@ func offsetFetch(ctx context.Context, tt *topicTransport, coordinator int32, gro
 	if len(groups) == 1 {
 		req.GroupID = groups[0]
 	}
-	m, err := tt.transport.RoundTrip(ctx, tt.addr, req)
+	m, err := tt.transport.RoundTrip(ctx, tt.addr(), req)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func offsetFetch(ctx context.Context, tt *topicTransport, coordinator int32, gro
 // rules out). FindCoordinator makes Apache Kafka create __consumer_offsets: callers check first
 // that it exists.
 func fetchOffsetsOfGroup(ctx context.Context, tt *topicTransport, group string) (*kafka.OffsetFetchResponse, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr, &findcoordinator.Request{Key: group})
+	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &findcoordinator.Request{Key: group})
 	if err != nil {
 		return nil, fmt.Errorf("FindCoordinator: %w", err)
 	}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/segmentio/kafka-go"
 )
@@ -58,12 +56,6 @@ type PartitionOffsets struct {
 	MaxTimestamp       *int64
 }
 
-// Backoff between attempts: doubles from backoffMin up to backoffMax, always inside the timeout.
-const (
-	backoffMin = 50 * time.Millisecond
-	backoffMax = time.Second
-)
-
 // Offsets reads the requested offsets of a topic's partitions within the Client's timeout, sorted
 // by partition. It sends one ListOffsets request per partition leader and per timestamp asked
 // (not one per partition, as kafka-go's Client.ListOffsets does). Retriable broker errors are
@@ -100,59 +92,13 @@ func (c *Client) PartitionOffsets(ctx context.Context, topic string, partition i
 	return res[0], nil
 }
 
-// withRetries runs op until it succeeds, fails for good, or ctx ends. Every attempt after the
-// first starts from fresh metadata (fresh == true): kafka-go routes by a cached layout, so a
-// moved leader or a new topic reads as an error until the cache is dropped.
-func (c *Client) withRetries(ctx context.Context, tt *topicTransport, op func(fresh bool) error) error {
-	backoff := backoffMin
-	for attempt := 0; ; attempt++ {
-		fresh := attempt > 0
-		if fresh {
-			tt.transport.CloseIdleConnections()
-		}
-		err := op(fresh)
-		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return c.timeoutError(tt, err)
-		}
-		if !isRetriable(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return c.timeoutError(tt, err)
-		case <-time.After(backoff):
-		}
-		backoff = min(2*backoff, backoffMax)
-	}
-}
-
-// timeoutError says why the timeout ran out: no broker answered, or the last attempt's error.
-func (c *Client) timeoutError(tt *topicTransport, last error) error {
-	var be *BrokerError
-	if errors.As(last, &be) {
-		timedOut := *be
-		timedOut.TimedOut = true
-		return &timedOut
-	}
-	if !tt.dials.anyAnswered() {
-		return &UnreachableError{
-			Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(),
-			TimedOut: true, Timeout: c.cfg.Timeout, Err: last,
-		}
-	}
-	return &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
-}
-
 // leaders asks the transport's metadata for the topic and returns the leader of each requested
 // partition (every partition when partitions is nil), by partition. A "no" from a cached layout
 // is retried once fresh before it is believed.
 func (c *Client) leaders(ctx context.Context, tt *topicTransport, topic string, partitions []int, fresh bool) (map[int]kafka.Broker, error) {
-	md, err := tt.client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{topic}})
+	md, err := c.metadata(ctx, tt, topic)
 	if err != nil {
-		return nil, c.connectError(ctx, tt, err)
+		return nil, err
 	}
 	t := findTopic(md, topic)
 	var code kafka.Error
@@ -165,25 +111,40 @@ func (c *Client) leaders(ctx context.Context, tt *topicTransport, topic string, 
 	case t.Error != nil:
 		return nil, topicError(t.Error, topic)
 	}
-	byID := make(map[int]kafka.Broker, len(t.Partitions))
+	byID := make(map[int]kafka.Partition, len(t.Partitions))
 	for _, p := range t.Partitions {
-		byID[p.ID] = p.Leader
+		byID[p.ID] = p
 	}
 	if partitions == nil {
-		return byID, nil
+		for id := range byID {
+			partitions = append(partitions, id)
+		}
 	}
 	out := make(map[int]kafka.Broker, len(partitions))
-	for _, p := range partitions {
-		leader, ok := byID[p]
+	for _, id := range partitions {
+		p, ok := byID[id]
 		if !ok {
 			if !fresh {
 				return nil, errStaleMetadata
 			}
-			return nil, &PartitionOutOfRangeError{Topic: topic, Partition: p, Partitions: len(t.Partitions)}
+			return nil, &PartitionOutOfRangeError{Topic: topic, Partition: id, Partitions: len(t.Partitions)}
 		}
-		out[p] = leader
+		if p.Leader.Host == "" { // kafka-go leaves the leader empty when Metadata names none (-1)
+			return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: id, Code: noLeaderCode(p.Error), NoLeader: true}
+		}
+		out[id] = p.Leader
 	}
 	return out, nil
+}
+
+// noLeaderCode is the error Metadata gave a partition without a leader; LEADER_NOT_AVAILABLE when
+// it gave none.
+func noLeaderCode(err error) kafka.Error {
+	var code kafka.Error
+	if errors.As(err, &code) && code != 0 {
+		return code
+	}
+	return kafka.LeaderNotAvailable
 }
 
 // errStaleMetadata asks withRetries for one more attempt on fresh metadata.
@@ -205,29 +166,6 @@ func topicError(err error, topic string) error {
 	}
 	return fmt.Errorf("metadata for topic %q: %w", topic, err)
 }
-
-// connectError turns kafka-go's error from the bootstrap connection into an *UnreachableError
-// when no address gave a Kafka answer and none is left to try.
-func (c *Client) connectError(ctx context.Context, tt *topicTransport, err error) error {
-	switch {
-	case ctx.Err() != nil:
-		return err // withRetries reports the timeout with what the dial log saw
-	case tt.dials.anyAnswered():
-		return err
-	case tt.dials.bootstrapLeft():
-		return fmt.Errorf("%w: %w", errTryAnotherBootstrap, err)
-	}
-	return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(), Err: err}
-}
-
-// errTryAnotherBootstrap asks withRetries to connect again: a bootstrap server failed, and
-// another one has not been tried yet.
-var errTryAnotherBootstrap = errors.New("a bootstrap server failed; trying another")
-
-// errLeaderUnreachable marks a failed connection to a partition leader at the address the
-// cluster advertises for it: retried (the leader may move), reported with a hint at the end.
-var errLeaderUnreachable = errors.New("cannot connect to the partition leader at the address the cluster " +
-	"advertises for it (check the broker's advertised.listeners)")
 
 // lookup is one ListOffsets timestamp to ask every partition for.
 type lookup struct {
@@ -358,11 +296,11 @@ func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lo
 		wg   sync.WaitGroup
 		errs []error
 	)
-	for _, partitions := range byLeader {
+	for leader, partitions := range byLeader {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			answers, err := listOffsetsOnce(ctx, tt, req.Isolation, l, partitions)
+			answers, err := listOffsetsOnce(ctx, tt, req.Isolation, l, leader, partitions)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -408,19 +346,15 @@ func partitionOf(err error) int {
 // listOffsetsOnce sends one ListOffsets request for partitions (all led by one broker, of one or
 // more topics) and checks that every partition answered without an error. An entry with an error
 // carries placeholder offsets (-1): never use them.
-func listOffsetsOnce(ctx context.Context, tt *topicTransport, isolation Isolation, l lookup, partitions []topicPartition) (map[topicPartition]listOffsetsResponsePartition, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr, &listOffsetsRequest{
+func listOffsetsOnce(ctx context.Context, tt *topicTransport, isolation Isolation, l lookup, leader kafka.Broker, partitions []topicPartition) (map[topicPartition]listOffsetsResponsePartition, error) {
+	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listOffsetsRequest{
 		ReplicaID:      -1,
 		IsolationLevel: int8(isolation),
 		Topics:         listOffsetsTopics(partitions, l.timestamp),
 	})
-	about := describeTopics(partitions)
-	var dialErr *net.OpError
-	if errors.As(err, &dialErr) && dialErr.Op == "dial" {
-		return nil, fmt.Errorf("%s for %s: %w: %w", l.op, about, errLeaderUnreachable, err)
-	}
+	about := describePartitions(partitions)
 	if err != nil {
-		return nil, fmt.Errorf("%s for %s: %w", l.op, about, err)
+		return nil, tt.dials.requestError(l.op+" for "+about, brokerAddress(leader), leader.ID, err)
 	}
 	res, ok := m.(*listOffsetsResponse)
 	if !ok {
@@ -442,7 +376,8 @@ func listOffsetsOnce(ctx context.Context, tt *topicTransport, isolation Isolatio
 		case a.ErrorCode == int16(kafka.UnsupportedVersion) && l.timestamp == timestampMax:
 			return nil, &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
 		case a.ErrorCode != 0:
-			return nil, &BrokerError{Op: l.op, Topic: tp.topic, Partition: tp.partition, Code: kafka.Error(a.ErrorCode)}
+			return nil, &BrokerError{Op: l.op, Topic: tp.topic, Partition: tp.partition, Code: kafka.Error(a.ErrorCode),
+				Broker: describeBroker(brokerAddress(leader), leader.ID)}
 		case a.Offset < 0 && l.timestamp < 0 && l.timestamp != timestampMax:
 			return nil, fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
 				l.op, tp.topic, tp.partition, a.Offset)
@@ -475,8 +410,9 @@ func listOffsetsTopics(partitions []topicPartition, timestamp int64) []listOffse
 	return topics
 }
 
-// describeTopics names the topics of partitions for an error: `topic "a"`, or the first few.
-func describeTopics(partitions []topicPartition) string {
+// describePartitions names partitions for an error: `topic "a" partitions 0, 1` (all of one
+// topic), or the first few topics.
+func describePartitions(partitions []topicPartition) string {
 	var names []string
 	for _, tp := range partitions {
 		names = append(names, tp.topic)
@@ -484,7 +420,12 @@ func describeTopics(partitions []topicPartition) string {
 	slices.Sort(names)
 	names = slices.Compact(names)
 	if len(names) == 1 {
-		return fmt.Sprintf("topic %q", names[0])
+		ids := make([]int32, len(partitions))
+		for i, tp := range partitions {
+			ids[i] = int32(tp.partition)
+		}
+		slices.Sort(ids)
+		return fmt.Sprintf("topic %q partition%s %s", names[0], plural(len(ids)), joinInts(ids))
 	}
 	const shown = 3
 	quoted := make([]string, 0, shown)

@@ -200,14 +200,17 @@ func TestNonRetriableBrokerErrorStopsAtOnce(t *testing.T) {
 	cl := newClient(t, c, 5*time.Second)
 
 	_, err := cl.PartitionOffsets(context.Background(), "t", 0)
-	var be *BrokerError
-	if !errors.As(err, &be) || be.Code != 29 || be.TimedOut {
+	var (
+		be *BrokerError
+		te *TimeoutError
+	)
+	if !errors.As(err, &be) || be.Code != 29 || errors.As(err, &te) {
 		t.Fatalf("got %v, want a BrokerError with code 29 reported at once", err)
 	}
 	if seen() != 1 {
 		t.Fatalf("sent %d ListOffsets requests, want 1 (no retry of an authorization failure)", seen())
 	}
-	if !strings.Contains(err.Error(), "broker answered TOPIC_AUTHORIZATION_FAILED (error code 29)") {
+	if !strings.Contains(err.Error(), ") answered TOPIC_AUTHORIZATION_FAILED (error code 29)") {
 		t.Fatalf("error does not name the broker's answer: %v", err)
 	}
 }

@@ -199,7 +199,11 @@ func (c *kafkaConn) readFrame() ([]byte, error) {
 func (c *kafkaConn) check(frame []byte) error {
 	switch c.lastKey {
 	case protocol.ApiVersions:
-		return checkApiVersions(c.s.dials, c.address, frame, c.lastVer)
+		if err := checkApiVersions(c.s.dials, c.address, frame, c.lastVer); err != nil {
+			return err
+		}
+		c.s.dials.contacts.noteAnswered(c.address) // a Kafka broker: past first contact
+		return nil
 	case protocol.SaslHandshake:
 		// A frame that does not decode is left for kafka-go to report.
 		_, msg, _ := protocol.ReadResponse(bytes.NewReader(frame), c.lastKey, c.lastVer)

@@ -40,9 +40,9 @@ func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([
 
 	var out []TopicOffsets
 	err := c.withRetries(ctx, tt, func(bool) error {
-		md, err := tt.client.Metadata(ctx, &kafka.MetadataRequest{})
+		md, err := c.metadata(ctx, tt) // no topic named: every topic
 		if err != nil {
-			return c.connectError(ctx, tt, err)
+			return err
 		}
 		selected, leaders, err := selectTopics(md, req)
 		if err != nil {
@@ -76,6 +76,9 @@ func selectTopics(md *kafka.MetadataResponse, req TopicsOffsetsRequest) ([]Topic
 		}
 		selected = append(selected, TopicOffsets{Name: t.Name, Internal: t.Internal})
 		for _, p := range t.Partitions {
+			if p.Leader.Host == "" { // kafka-go leaves the leader empty when Metadata names none
+				return nil, nil, &BrokerError{Op: "Metadata", Topic: t.Name, Partition: p.ID, Code: noLeaderCode(p.Error), NoLeader: true}
+			}
 			leaders[topicPartition{t.Name, p.ID}] = p.Leader
 		}
 	}

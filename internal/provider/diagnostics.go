@@ -39,12 +39,13 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 			err.Error()+". Check bootstrap_servers and that each address is a running broker's listener of the "+
 				"kind the tls and sasl blocks say (plaintext without a tls block); on a slow network raise the "+
 				"provider's timeout.")
+	case errors.As(err, &timedOut): // before BrokerError: it wraps the retriable answer that outlasted it
+		diags.AddError("Kafka read timed out",
+			err.Error()+". The cluster answered earlier, but this kept failing until the timeout ran out: raise "+
+				"the provider's timeout, or check the cluster's health (brokers down, leader elections, offline "+
+				"partitions).")
 	case errors.As(err, &broker):
 		diags.AddError("Kafka broker refused the request", err.Error()+"."+brokerAdvice(broker))
-	case errors.As(err, &timedOut):
-		diags.AddError("Kafka read timed out",
-			err.Error()+". The cluster answered but not completely in time; raise the provider's timeout "+
-				"or check the cluster's health (leader elections, offline partitions).")
 	default:
 		diags.AddError("Kafka read failed", err.Error()+".")
 	}

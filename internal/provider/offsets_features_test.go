@@ -231,7 +231,7 @@ func TestAccPartitionOffsets_notAuthorized(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: fakeOffsetsConfig(c, "secret"),
-			ExpectError: errorLike("Kafka broker refused the request", `for topic "secret" partition 0: broker answered TOPIC_AUTHORIZATION_FAILED (error code 29)`,
+			ExpectError: errorLike("Kafka broker refused the request", `for topic "secret" partition 0: broker`, "answered TOPIC_AUTHORIZATION_FAILED (error code 29)",
 				`needs the ACL operation DESCRIBE on topic "secret"`),
 		}},
 	})

@@ -67,8 +67,10 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 			"refused, host name lookup failed, accepted but never answered, answered with HTTP or TLS, ...).\n" +
 			"- `Kafka broker refused the request`: the broker's error code and description, such as " +
 			"TOPIC_AUTHORIZATION_FAILED.\n" +
-			"- `Kafka read timed out`: the cluster answered, but a retriable error (leader election, offline " +
-			"partition) outlasted the provider's `timeout`; names the last error.\n" +
+			"- `Kafka read timed out`: the cluster answered earlier, but a retriable condition outlasted the " +
+			"provider's `timeout`: a broker down or restarting, a leader election, a partition without a leader. " +
+			"Names the request, the partitions, the broker and Kafka's error name (`NOT_LEADER_OR_FOLLOWER`, ...). " +
+			"Shorter outages (a broker restart, a crash while its leaderships move) cost time, not an error.\n" +
 			"- `Provider configuration not known yet`: `bootstrap_servers` depends on a resource not yet " +
 			"created; add `depends_on` so Terraform reads this data source during apply.",
 		Attributes: map[string]schema.Attribute{

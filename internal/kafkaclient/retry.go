@@ -1,0 +1,230 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// The one retry policy of every read: what is retried, how long to wait, when to stop.
+//
+//   - Broker answers that fresh metadata can cure (a moved leader, an election, a coordinator
+//     loading) are retried: see retriable in errors.go.
+//   - A failed or lost connection (refused, reset, closed, silent) is retried once the cluster
+//     has answered in this process: a broker restarting or crashing, whose leaderships move within
+//     the controller's session timeout. At first contact it is reported at once as an
+//     *UnreachableError: a wrong address does not become right by waiting.
+//   - Everything else (authorization, TLS, SASL, a topic that fresh metadata says is missing)
+//     is reported at once.
+//   - The read's timeout bounds it all; what was still failing then comes back as *TimeoutError.
+
+// Backoff between attempts: doubles from backoffMin up to backoffMax, always inside the timeout.
+const (
+	backoffMin = 50 * time.Millisecond
+	backoffMax = time.Second
+)
+
+// withRetries runs op until it succeeds, fails for good, or ctx ends. Each attempt picks the
+// bootstrap server to ask (seedAddr); every attempt after the first starts from fresh metadata
+// (fresh == true): kafka-go routes by a cached layout, so a moved leader or a new topic reads as
+// an error until the cache is dropped.
+func (c *Client) withRetries(ctx context.Context, tt *topicTransport, op func(fresh bool) error) error {
+	backoff := backoffMin
+	for attempt := 0; ; attempt++ {
+		fresh := attempt > 0
+		if fresh {
+			tt.transport.CloseIdleConnections()
+		}
+		err := c.attempt(ctx, tt, fresh, op)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return c.timeoutError(tt, err)
+		}
+		if !c.contacts.reached() && isConnFailure(err) {
+			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(), Err: err}
+		}
+		if !isRetriable(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return c.timeoutError(tt, err)
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, backoffMax)
+	}
+}
+
+func (c *Client) attempt(ctx context.Context, tt *topicTransport, fresh bool, op func(fresh bool) error) error {
+	addr, err := c.seedAddr(ctx, tt.dials)
+	if err != nil {
+		return &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(tt), Err: err}
+	}
+	tt.setAddr(addr)
+	return op(fresh)
+}
+
+func (c *Client) bootstrapProblems(tt *topicTransport) string {
+	if p := tt.dials.problems(); len(p) > 0 {
+		return strings.Join(p, "; ")
+	}
+	return "no bootstrap server answered (" + strings.Join(c.cfg.BootstrapServers, ", ") + ")"
+}
+
+// timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
+// the last attempt was still failing on.
+func (c *Client) timeoutError(tt *topicTransport, last error) error {
+	if !c.contacts.reached() {
+		return &UnreachableError{
+			Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(),
+			TimedOut: true, Timeout: c.cfg.Timeout, Err: last,
+		}
+	}
+	if !isRetriable(last) && !errors.Is(last, context.DeadlineExceeded) {
+		return last // a lasting failure that happened to end as the time ran out
+	}
+	return &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
+}
+
+// metadata asks the current seed for the topics' metadata (from kafka-go's cached layout,
+// refreshed when the transport is new). A failure drops the seed, so that the next attempt
+// races the bootstrap servers again.
+func (c *Client) metadata(ctx context.Context, tt *topicTransport, topics ...string) (*kafka.MetadataResponse, error) {
+	addr := tt.addr()
+	md, err := tt.client().Metadata(ctx, &kafka.MetadataRequest{Topics: topics})
+	if err != nil {
+		c.contacts.dropSeed(addr.String())
+		return nil, tt.dials.requestError("Metadata", addr.String(), -1, err)
+	}
+	return md, nil
+}
+
+// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
+// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
+// pass through: they say what to fix.
+func (d *dialLog) requestError(op, address string, id int, err error) error {
+	var (
+		code   kafka.Error
+		tlsErr *TLSError
+		sasl   *SASLError
+		unsup  *UnsupportedError
+	)
+	switch {
+	case errors.As(err, &tlsErr), errors.As(err, &sasl), errors.As(err, &unsup):
+		return err
+	case errors.As(err, &code):
+		return &BrokerError{Op: op, Partition: -1, Code: code, Broker: describeBroker(address, id)}
+	}
+	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Problem: d.describe(address, id, err), Err: err}
+}
+
+// describe says what happened on the way to address, from what this read's connections saw and
+// whether the address answered earlier in the process.
+func (d *dialLog) describe(address string, id int, err error) string {
+	if address == "" {
+		return plainError(err)
+	}
+	before := d.contacts.answeredBefore(address)
+	d.mu.Lock()
+	r := d.addrs[address]
+	p := ""
+	if r != nil {
+		p = r.problem(before)
+	}
+	dialFailed := r != nil && r.dialErr != nil
+	d.mu.Unlock()
+	var op *net.OpError
+	if p == "" {
+		dialFailed = dialFailed || errors.As(err, &op) && op.Op == "dial"
+		p = plainError(err)
+		if before && isTimeout(err) {
+			p = "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
+		}
+	}
+	if dialFailed && !before && id >= 0 {
+		p += " (check the broker's advertised.listeners: this is the address the cluster gives for it)"
+	}
+	return p
+}
+
+// plainError says in words what a connection error was, without kafka-go's wrapping.
+func plainError(err error) string {
+	var op *net.OpError
+	switch {
+	case errors.As(err, &op) && op.Op == "dial":
+		return describeDialError(err)
+	case isTimeout(err) || errors.Is(err, context.Canceled):
+		return "did not answer in time"
+	case isConnectionLoss(err):
+		return "closed the connection before answering (a broker shutting down or restarting)"
+	}
+	return "failed: " + strings.TrimPrefix(err.Error(), "kafka.(*Client).Metadata: ")
+}
+
+// describeBroker names a broker for errors: "broker 2 (127.0.0.1:9092)", or the bare address of
+// a bootstrap server.
+func describeBroker(address string, id int) string {
+	if id < 0 || address == "" {
+		return address
+	}
+	return fmt.Sprintf("broker %d (%s)", id, address)
+}
+
+func brokerAddress(b kafka.Broker) string { return net.JoinHostPort(b.Host, strconv.Itoa(b.Port)) }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func joinInts(ps []int32) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = strconv.Itoa(int(p))
+	}
+	return strings.Join(s, ", ")
+}
+
+// isRetriable says whether err may go away on another attempt with fresh metadata.
+func isRetriable(err error) bool {
+	if errors.Is(err, errStaleMetadata) || errors.Is(err, errInconsistentOffsets) {
+		return true
+	}
+	var (
+		be      *BrokerError
+		tlsErr  *TLSError
+		saslErr *SASLError
+		ce      *ConnectionError
+		tnf     *TopicNotFoundError
+		oor     *PartitionOutOfRangeError
+		un      *UnreachableError
+	)
+	switch {
+	case errors.As(err, &tlsErr), errors.As(err, &saslErr):
+		return false // the same certificate or credentials fail the same way again
+	case errors.As(err, &be):
+		return retriable[be.Code]
+	case errors.As(err, &ce):
+		return true
+	case errors.As(err, &tnf), errors.As(err, &oor), errors.As(err, &un):
+		return false
+	}
+	return isConnFailure(err)
+}
+
+// isConnFailure reports a connection that failed or broke: refused, reset, closed, timed out.
+func isConnFailure(err error) bool {
+	var ce *ConnectionError
+	return errors.As(err, &ce) || errors.Is(err, syscall.ECONNREFUSED) || isConnectionLoss(err) || isTimeout(err)
+}

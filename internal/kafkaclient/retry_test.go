@@ -1,0 +1,180 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// switchboard is a dialer that can make a broker's address refuse connections (a broker
+// restarting) or accept them and stay silent (a paused broker), the way the network shows them.
+type switchboard struct {
+	t      *testing.T
+	silent string // a listener that accepts and never answers
+
+	mu      sync.Mutex
+	refused map[string]bool
+	paused  map[string]bool
+}
+
+func newSwitchboard(t *testing.T) *switchboard {
+	return &switchboard{t: t, silent: acctest.SilentListener(t), refused: map[string]bool{}, paused: map[string]bool{}}
+}
+
+func (s *switchboard) dial(ctx context.Context, network, address string) (net.Conn, error) {
+	s.mu.Lock()
+	refused, paused := s.refused[address], s.paused[address]
+	s.mu.Unlock()
+	switch {
+	case refused:
+		return nil, &net.OpError{Op: "dial", Net: network, Err: syscall.ECONNREFUSED}
+	case paused:
+		return (&net.Dialer{}).DialContext(ctx, network, s.silent)
+	}
+	return (&net.Dialer{}).DialContext(ctx, network, address)
+}
+
+// down refuses connections to addrs for d, from now.
+func (s *switchboard) down(d time.Duration, addrs ...string) {
+	s.set(s.refused, true, addrs)
+	time.AfterFunc(d, func() { s.set(s.refused, false, addrs) })
+}
+
+func (s *switchboard) set(m map[string]bool, v bool, addrs []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range addrs {
+		m[a] = v
+	}
+}
+
+func (s *switchboard) client(t *testing.T, bootstrap []string, timeout time.Duration) *Client {
+	cl, err := New(Config{BootstrapServers: bootstrap, ClientID: "test", Timeout: timeout, Dial: s.dial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
+}
+
+func readExact(t *testing.T, cl *Client, topic string, partition int, earliest, latest int64) time.Duration {
+	t.Helper()
+	start := time.Now()
+	got, err := cl.PartitionOffsets(context.Background(), topic, partition)
+	if err != nil {
+		t.Fatalf("read after %s: %v", time.Since(start), err)
+	}
+	if got.Earliest != earliest || got.Latest != latest {
+		t.Fatalf("got %d/%d, want %d/%d", got.Earliest, got.Latest, earliest, latest)
+	}
+	return time.Since(start)
+}
+
+// Case C12 on kfake: a single-node cluster that refuses connections for a moment (a graceful
+// restart) after it answered once costs time, not an error. At first contact the same refusal
+// fails at once (TestUnreachable): that is the typo case.
+func TestRestartAfterContactIsRetried(t *testing.T) {
+	c := newCluster(t, kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
+	produce(t, c, "t", 0, 5)
+	sb := newSwitchboard(t)
+	cl := sb.client(t, c.ListenAddrs(), 10*time.Second)
+	readExact(t, cl, "t", 0, 0, 5)
+
+	sb.down(1500*time.Millisecond, c.ListenAddrs()...)
+	took := readExact(t, cl, "t", 0, 0, 5)
+	t.Logf("read during a 1.5 s restart took %s", took)
+}
+
+// The whole cluster refusing for a moment (every broker restarted at once), after contact.
+func TestWholeClusterRestartAfterContactIsRetried(t *testing.T) {
+	c := newCluster(t, kfake.NumBrokers(3), kfake.SeedTopics(3, "t"))
+	produce(t, c, "t", 2, 4)
+	sb := newSwitchboard(t)
+	cl := sb.client(t, c.ListenAddrs(), 10*time.Second)
+	readExact(t, cl, "t", 2, 0, 4)
+
+	sb.down(1500*time.Millisecond, c.ListenAddrs()...)
+	readExact(t, cl, "t", 2, 0, 4)
+}
+
+// Case C13: a bootstrap server that accepts TCP and never answers, listed first, must not cost a
+// share of the timeout: the next server is tried raceDelay later.
+func TestSilentBootstrapServerIsRaced(t *testing.T) {
+	c := newCluster(t, kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
+	produce(t, c, "t", 0, 3)
+	silent := acctest.SilentListener(t)
+	for i := 0; i < 4; i++ { // the race shuffles: the silent server goes first about half the time
+		cl, err := New(Config{BootstrapServers: []string{silent, acctest.SilentListener(t), c.ListenAddrs()[0]},
+			Timeout: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		took := readExact(t, cl, "t", 0, 0, 3)
+		cl.Close()
+		if took > 5*time.Second { // a hang check: a share of the timeout would be 10 s
+			t.Fatalf("read %d took %s with two silent bootstrap servers; want about a second", i, took)
+		}
+		t.Logf("read %d: %s", i, took)
+	}
+}
+
+// A broker that answered, then accepts connections and stays silent past the timeout (SIGSTOP):
+// "Kafka read timed out" that says it stopped answering, not "is this a Kafka listener?"; after
+// it resumes, the next read is exact.
+func TestPausedBrokerTimesOutThenRecovers(t *testing.T) {
+	c := newCluster(t, kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
+	produce(t, c, "t", 0, 2)
+	sb := newSwitchboard(t)
+	cl := sb.client(t, c.ListenAddrs(), 2*time.Second)
+	readExact(t, cl, "t", 0, 0, 2)
+
+	sb.set(sb.paused, true, c.ListenAddrs())
+	start := time.Now()
+	_, err := cl.PartitionOffsets(context.Background(), "t", 0)
+	took := time.Since(start)
+	t.Logf("paused: %v", err)
+	var te *TimeoutError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "stopped answering") ||
+		strings.Contains(err.Error(), "is this a Kafka listener") {
+		t.Fatalf("got %v; want a TimeoutError saying the broker stopped answering", err)
+	}
+	if took > 3*time.Second {
+		t.Fatalf("took %s, want within the 2 s timeout + 1 s", took)
+	}
+	sb.set(sb.paused, false, c.ListenAddrs())
+	readExact(t, cl, "t", 0, 0, 2)
+}
+
+// Case C18: a retriable answer that outlasts the timeout names the operation, the partition, the
+// broker, and Kafka's current name of the error.
+func TestPersistentNotLeaderTimesOut(t *testing.T) {
+	c := newCluster(t, kfake.NumBrokers(1), kfake.SeedTopics(2, "t"))
+	acctest.AnswerListOffsets(c, -1, acctest.ErrorCode(6 /* NOT_LEADER_OR_FOLLOWER */))
+	cl := newClient(t, c, 1500*time.Millisecond)
+	_, err := cl.PartitionOffsets(context.Background(), "t", 1)
+	var te *TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("got %T %v, want *TimeoutError", err, err)
+	}
+	msg := err.Error()
+	t.Log(msg)
+	for _, want := range []string{`topic "t" partition 1: broker 0 (` + c.ListenAddrs()[0] + ") answered NOT_LEADER_OR_FOLLOWER (error code 6)", "within the timeout of 1.5s"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q: %s", want, msg)
+		}
+	}
+	for _, raw := range []string{"NOT_LEADER_FOR_PARTITION", "kafka.(*Client)", "send messages"} {
+		if strings.Contains(msg, raw) {
+			t.Errorf("error has kafka-go's text %q: %s", raw, msg)
+		}
+	}
+}
