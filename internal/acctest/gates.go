@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -178,20 +179,21 @@ func (k *Kafka) PartitionCount(topic string) int {
 }
 
 // SupportsNextGenGroups reports whether the broker runs Kafka 4's consumer group protocol
-// (KIP-848): its group.coordinator.rebalance.protocols names "consumer" (Kafka 4's default;
-// Kafka 3.x serves the API but has the protocol off by default).
+// (KIP-848): the cluster has finalized the feature group.version at level 1 or more, as Kafka 4
+// does by default (Kafka 3.9 serves the API but leaves the feature off).
 func (k *Kafka) SupportsNextGenGroups() bool {
 	k.t.Helper()
-	configs, err := k.Admin.DescribeBrokerConfigs(ctx(k.t))
+	versions, err := k.Admin.ApiVersions(ctx(k.t))
 	if err != nil {
-		k.t.Fatalf("describe broker configs: %v", err)
+		k.t.Fatalf("ApiVersions: %v", err)
 	}
-	for _, rc := range configs {
-		for _, c := range rc.Configs {
-			if c.Key == "group.coordinator.rebalance.protocols" && c.Value != nil {
-				return slices.Contains(strings.Split(*c.Value, ","), "consumer")
+	supported := false
+	versions.Each(func(v kadm.BrokerApiVersions) {
+		if raw := v.Raw(); raw != nil {
+			for _, f := range raw.FinalizedFeatures {
+				supported = supported || f.Name == "group.version" && f.MaxVersionLevel >= 1
 			}
 		}
-	}
-	return false
+	})
+	return supported
 }

@@ -96,7 +96,7 @@ func TestAccConsumerGroups_kindsAndFilters(t *testing.T) {
 		k.WaitForNextGenGroup(nextGen, "Stable")
 		nextGenState, nextGenProtocol = "Stable", "consumer"
 	} else {
-		t.Log("the broker does not run KIP-848 consumer groups (group.coordinator.rebalance.protocols); committing as an admin instead")
+		t.Log("the broker does not run KIP-848 consumer groups (feature group.version off); committing as an admin instead")
 		k.CommitOffsets(nextGen, map[string]map[int32]int64{b: {0: 4}})
 	}
 	k.CommitOffsets(admin, map[string]map[int32]int64{a: {0: 1}, c: {0: 2}})
