@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -180,30 +181,13 @@ const maxGroupsPerOffsetFetch = 1000
 
 // fetchAllOffsets reads the committed offsets of every listed group from the broker that listed
 // it: one OffsetFetch per coordinator (per 1000 groups) where it serves v8+, else one per group.
-// A group that vanished since ListGroups (GROUP_ID_NOT_FOUND) is left out.
+// Coordinators are asked at once, each one's requests in turn, so that a broker below v8 with many
+// groups gets one connection, not one per group. A group that vanished since ListGroups
+// (GROUP_ID_NOT_FOUND) is left out.
 func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]listedGroupInfo) (map[string][]offsetFetchResponseTopic, error) {
 	byCoordinator := map[kafka.Broker][]string{}
 	for id, g := range listed {
 		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
-	}
-	type batch struct {
-		coordinator kafka.Broker
-		groups      []string
-		many        bool
-	}
-	var batches []batch
-	for b, groups := range byCoordinator {
-		slices.Sort(groups)
-		v, known := tt.dials.apiMaxVersion(b, int16(protocol.OffsetFetch))
-		if many := known && v >= offsetFetchBatchVersion; many {
-			for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
-				batches = append(batches, batch{b, chunk, true})
-			}
-			continue
-		}
-		for _, g := range groups {
-			batches = append(batches, batch{b, []string{g}, false})
-		}
 	}
 	var (
 		mu   sync.Mutex
@@ -211,43 +195,56 @@ func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]
 		errs []error
 		out  = map[string][]offsetFetchResponseTopic{}
 	)
-	for _, bt := range batches {
+	for coordinator, groups := range byCoordinator {
 		wg.Go(func() {
-			fetched, err := offsetFetch(ctx, tt, int32(bt.coordinator.ID), bt.groups, bt.many)
-			if err != nil {
-				err = tt.dials.requestError(fmt.Sprintf("OffsetFetch for %d group%s", len(bt.groups), plural(len(bt.groups))),
-					brokerAddress(bt.coordinator), bt.coordinator.ID, err)
-			}
+			fetched, err := fetchFromCoordinator(ctx, tt, coordinator, groups)
 			mu.Lock()
 			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err)
-				return
-			}
-			for id, g := range fetched {
-				switch {
-				case g.Code == kafka.GroupIdNotFound:
-					continue
-				case g.Code != 0:
-					errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: g.Code,
-						Broker: describeBroker(brokerAddress(bt.coordinator), bt.coordinator.ID)})
-					continue
-				}
-				for _, t := range g.Topics {
-					for _, p := range t.Partitions {
-						if p.ErrorCode != 0 {
-							errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
-								Partition: int(p.Partition), Code: kafka.Error(p.ErrorCode),
-								Broker: describeBroker(brokerAddress(bt.coordinator), bt.coordinator.ID)})
-						}
-					}
-				}
-				out[id] = g.Topics
-			}
+			errs = append(errs, err...)
+			maps.Copy(out, fetched)
 		})
 	}
 	wg.Wait()
 	return out, firstError(errs)
+}
+
+// fetchFromCoordinator sends coordinator the OffsetFetch requests for its groups, one after the
+// other, and returns each group's commits, and the errors met.
+func fetchFromCoordinator(ctx context.Context, tt *topicTransport, coordinator kafka.Broker, groups []string) (map[string][]offsetFetchResponseTopic, []error) {
+	slices.Sort(groups)
+	per := 1
+	if v, known := tt.dials.apiMaxVersion(coordinator, int16(protocol.OffsetFetch)); known && v >= offsetFetchBatchVersion {
+		per = maxGroupsPerOffsetFetch
+	}
+	broker := describeBroker(brokerAddress(coordinator), coordinator.ID)
+	out := map[string][]offsetFetchResponseTopic{}
+	var errs []error
+	for chunk := range slices.Chunk(groups, per) {
+		fetched, err := offsetFetch(ctx, tt, int32(coordinator.ID), chunk, per > 1)
+		if err != nil {
+			op := fmt.Sprintf("OffsetFetch for %d group%s", len(chunk), plural(len(chunk)))
+			return out, append(errs, tt.dials.requestError(op, brokerAddress(coordinator), coordinator.ID, err))
+		}
+		for id, g := range fetched {
+			switch {
+			case g.Code == kafka.GroupIdNotFound:
+				continue
+			case g.Code != 0:
+				errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: g.Code, Broker: broker})
+				continue
+			}
+			for _, t := range g.Topics {
+				for _, p := range t.Partitions {
+					if p.ErrorCode != 0 {
+						errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
+							Partition: int(p.Partition), Code: kafka.Error(p.ErrorCode), Broker: broker})
+					}
+				}
+			}
+			out[id] = g.Topics
+		}
+	}
+	return out, errs
 }
 
 // summarize keeps the selected groups and topics, reads the latest offset of every committed
