@@ -185,9 +185,16 @@ EOF
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 random_cluster_id() {
-  # Kafka cluster ids are 16 random bytes, base64url without padding.
+  # Kafka cluster ids are 16 random bytes, base64url without padding. One in
+  # 64 would start with "-", which StorageTool's argument parser takes for an
+  # option: Kafka's own Uuid.randomUuid draws again then, and so do we.
   if command -v python3 >/dev/null; then
-    python3 -c 'import base64,uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))'
+    python3 -c 'import base64,uuid
+while True:
+    s = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not s.startswith("-"):
+        print(s)
+        break'
   else
     java -cp "$libs/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1
   fi

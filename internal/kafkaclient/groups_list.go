@@ -36,7 +36,8 @@ type GroupSummary struct {
 	ProtocolType string
 	// Topics are the topics the group has commits on (within the request's Topics), sorted.
 	Topics []string
-	// TotalLag sums the positive lags (Lag) of the committed partitions of Topics.
+	// TotalLag sums the positive lags (latest − committed, groups.go's rule) of the committed
+	// partitions of Topics.
 	TotalLag int64
 }
 
@@ -318,13 +319,17 @@ func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataRespon
 			continue
 		}
 		s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Topics: []string{}}
+		var partitions []GroupPartitionOffsets
 		for tp, offset := range commits[id] {
-			var ok bool
-			if s.TotalLag, ok = AddLag(s.TotalLag, Lag(latestOf[tp], offset)); !ok {
-				return nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
-					"answered offsets near 2^63, which no real partition reaches", id)
-			}
+			// The lag rule of groups.go; the summary needs no earliest offset (only lags are summed).
+			latest := PartitionOffsets{Partition: tp.partition, Latest: latestOf[tp]}
+			partitions = append(partitions, groupPartition(tp.topic, latest, latest.Latest, map[int]int64{tp.partition: offset}))
 			s.Topics = append(s.Topics, tp.topic)
+		}
+		var ok bool
+		if s.TotalLag, ok = TotalLag(partitions); !ok {
+			return nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
+				"answered offsets near 2^63, which no real partition reaches", id)
 		}
 		slices.Sort(s.Topics)
 		s.Topics = slices.Compact(s.Topics)

@@ -106,10 +106,11 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 			t.Fatalf("got %+v", res)
 		}
 		// Metadata: one for the brokers-only transport, one for the topic's. FindCoordinator:
-		// kafka-go asks before each group request.
+		// kafka-go asks before each group request. ListOffsets: earliest and latest per leader (the
+		// earliest tells a commit before the log start).
 		expectRequests(t, counts, dials, map[kmsg.Key]int{
 			kmsg.Metadata: 2, kmsg.FindCoordinator: 2, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
-			kmsg.ListOffsets: len(leaders),
+			kmsg.ListOffsets: 2 * len(leaders),
 		})
 	})
 }

@@ -39,7 +39,8 @@ const (
 func groupWaitBlock() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "Wait for the group to catch up: read again every `poll_interval` until " +
-			"`total_lag <= max_total_lag` **and** every partition read has a commit (with `topics` set, every " +
+			"`total_lag <= max_total_lag` **and** every partition read has a commit with a `lag` of 0 or more " +
+			"(a negative `lag`, a commit past the log end, is not progress; with `topics` set, every " +
 			"partition of those topics; without it, every partition of the topics the group has committed on, " +
 			"and at least one), or fail when `timeout` runs out, naming the partitions still behind with their " +
 			"last figures. A group not found yet is waited for too. Progress is logged (`TF_LOG=INFO`) while " +
@@ -123,8 +124,9 @@ func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkacl
 
 // groupProgress is what one read says about the wait's condition.
 type groupProgress struct {
-	totalLag    int64
+	totalLag    int64                               // kafkaclient.TotalLag: the positive lags; -1 beyond int64
 	behind      []kafkaclient.GroupPartitionOffsets // lag > 0
+	pastEnd     []kafkaclient.GroupPartitionOffsets // lag < 0: a commit past the log end, not progress
 	uncommitted []kafkaclient.GroupPartitionOffsets
 	partitions  int
 }
@@ -132,24 +134,24 @@ type groupProgress struct {
 func progressOf(res kafkaclient.GroupOffsets) groupProgress {
 	p := groupProgress{partitions: len(res.Partitions)}
 	for _, gp := range res.Partitions {
-		if gp.Committed == nil {
+		switch {
+		case gp.Lag == nil:
 			p.uncommitted = append(p.uncommitted, gp)
-			continue
-		}
-		lag := kafkaclient.Lag(gp.Latest, *gp.Committed)
-		if lag > 0 {
+		case *gp.Lag > 0:
 			p.behind = append(p.behind, gp)
+		case *gp.Lag < 0:
+			p.pastEnd = append(p.pastEnd, gp)
 		}
-		var ok bool
-		if p.totalLag, ok = kafkaclient.AddLag(p.totalLag, lag); !ok {
-			p.totalLag = -1 // beyond int64: never "caught up"
-		}
+	}
+	var ok bool
+	if p.totalLag, ok = kafkaclient.TotalLag(res.Partitions); !ok {
+		p.totalLag = -1 // beyond int64: never "caught up"
 	}
 	return p
 }
 
 func (p groupProgress) done(maxTotalLag int64) bool {
-	return p.partitions > 0 && len(p.uncommitted) == 0 && p.totalLag >= 0 && p.totalLag <= maxTotalLag
+	return p.partitions > 0 && len(p.uncommitted) == 0 && len(p.pastEnd) == 0 && p.totalLag >= 0 && p.totalLag <= maxTotalLag
 }
 
 // groupBehindError: the wait ran out before the group caught up.
@@ -183,7 +185,13 @@ func (e *groupBehindError) Error() string {
 		b.WriteString("; partitions behind: ")
 		b.WriteString(listPartitions(p.behind, func(gp kafkaclient.GroupPartitionOffsets) string {
 			return fmt.Sprintf("%s/%d (committed %d, latest %d, lag %d)", gp.Topic, gp.Partition, *gp.Committed,
-				gp.Latest, kafkaclient.Lag(gp.Latest, *gp.Committed))
+				gp.Latest, *gp.Lag)
+		}))
+	}
+	if len(p.pastEnd) > 0 {
+		b.WriteString("; partitions whose commit lies past the log end (negative lag: a consumer resets there): ")
+		b.WriteString(listPartitions(p.pastEnd, func(gp kafkaclient.GroupPartitionOffsets) string {
+			return fmt.Sprintf("%s/%d (committed %d, latest %d, lag %d)", gp.Topic, gp.Partition, *gp.Committed, gp.Latest, *gp.Lag)
 		}))
 	}
 	if len(p.uncommitted) > 0 {
@@ -230,7 +238,7 @@ func waitForGroup(ctx context.Context, group string, s waitSettings, read func(c
 			behind.last, behind.lastFail = &p, nil
 			tflog.Info(ctx, "waiting for the consumer group to catch up", map[string]any{
 				"total_lag": p.totalLag, "max_total_lag": s.maxTotalLag, "partitions_behind": len(p.behind),
-				"partitions_without_commit": len(p.uncommitted), "elapsed": time.Since(start).Round(time.Second).String(),
+				"partitions_without_commit": len(p.uncommitted), "partitions_past_log_end": len(p.pastEnd), "elapsed": time.Since(start).Round(time.Second).String(),
 			})
 		case errors.As(err, &missing):
 			behind.lastFail = err

@@ -16,8 +16,10 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
+// committedAt is a partition with a commit, its lag as groups.go computes it (latest − committed).
 func committedAt(topic string, partition int, committed, latest int64) kafkaclient.GroupPartitionOffsets {
-	return kafkaclient.GroupPartitionOffsets{Topic: topic, Partition: partition, Committed: &committed, Latest: latest}
+	lag := latest - committed
+	return kafkaclient.GroupPartitionOffsets{Topic: topic, Partition: partition, Committed: &committed, Latest: latest, Lag: &lag}
 }
 
 func uncommitted(topic string, partition int, latest int64) kafkaclient.GroupPartitionOffsets {
@@ -38,8 +40,9 @@ func group(ps ...kafkaclient.GroupPartitionOffsets) kafkaclient.GroupOffsets {
 	return kafkaclient.GroupOffsets{State: "Stable", Partitions: ps}
 }
 
-// The wait reads until total_lag <= max_total_lag and every partition has a commit; a commit
-// past the log end (negative lag) does not cancel another partition's backlog.
+// The wait reads until total_lag <= max_total_lag and every partition has a commit with a lag of
+// 0 or more; a commit past the log end (negative lag) is not progress, and does not cancel
+// another partition's backlog.
 func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
 	read, n := reads(
 		group(uncommitted("t", 0, 5), committedAt("t", 1, 0, 3)),    // partition 0 without a commit
@@ -53,11 +56,11 @@ func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *n != 4 || *res.Partitions[0].Committed != 5 {
+	if *n != 4 || *res.Partitions[0].Committed != 5 || *res.Partitions[1].Committed != 3 {
 		t.Fatalf("stopped after %d reads with %+v; want the 4th read", *n, res.Partitions[0])
 	}
 
-	read, n = reads(group(committedAt("t", 0, 1, 5), committedAt("t", 1, 9, 3)))
+	read, n = reads(group(committedAt("t", 0, 1, 5), committedAt("t", 1, 3, 3)))
 	s.maxTotalLag = 4
 	if _, err := waitForGroup(context.Background(), "g", s, read); err != nil || *n != 1 {
 		t.Fatalf("max_total_lag 4 with total_lag 4: got %v after %d reads, want done after 1", err, *n)
@@ -67,7 +70,8 @@ func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
 // When the time runs out, the error names the partitions still behind and without a commit,
 // with the last figures.
 func TestWaitForGroupTimesOutWithLastFigures(t *testing.T) {
-	read, _ := reads(group(committedAt("orders", 0, 1, 5), uncommitted("orders", 1, 3), committedAt("orders", 2, 7, 7)))
+	read, _ := reads(group(committedAt("orders", 0, 1, 5), uncommitted("orders", 1, 3), committedAt("orders", 2, 7, 7),
+		committedAt("orders", 3, 12, 10)))
 	s := waitSettings{maxTotalLag: 2, timeout: 50 * time.Millisecond, pollInterval: 10 * time.Millisecond}
 	_, err := waitForGroup(context.Background(), "g", s, read)
 	var behind *groupBehindError
@@ -78,6 +82,7 @@ func TestWaitForGroupTimesOutWithLastFigures(t *testing.T) {
 		`consumer group "g" did not catch up within the wait timeout of 50ms`,
 		"last read: total_lag 4 (max_total_lag 2)",
 		"partitions behind: orders/0 (committed 1, latest 5, lag 4)",
+		"partitions whose commit lies past the log end (negative lag: a consumer resets there): orders/3 (committed 12, latest 10, lag -2)",
 		"partitions without a commit: orders/1 (latest 3)",
 	} {
 		if !strings.Contains(err.Error(), want) {
