@@ -12,6 +12,9 @@
 #                                    exits with CMD's status. If
 #                                    KAFKA_BOOTSTRAP_SERVERS is already set, just
 #                                    runs CMD against that (no TLS/SASL variables).
+#                                    CMD also gets KAFKA_BROKER_LOG (the broker's
+#                                    log) and KAFKA_LIBS (its jars, for Kafka's
+#                                    Java tools).
 #   tools/kafka.sh bootstrap         print the running broker's bootstrap address
 #   tools/kafka.sh env               print the variables below as export lines
 #   tools/kafka.sh log               print the path of the running broker's log
@@ -532,6 +535,9 @@ do_run() {
   source "$state_dir/env"
   KAFKA_BROKER_LOG=$(cat "$state_dir/log")
   export KAFKA_BROKER_LOG
+  # The broker's jars: tests run Kafka's own Java tools (kafka-console-producer) from them.
+  KAFKA_LIBS=$libs
+  export KAFKA_LIBS
   log "running: $*"
   # CMD runs in the background so that a signal to this script is handled
   # at once (bash defers traps until a foreground child exits). "<&0" keeps

@@ -285,7 +285,7 @@ func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group st
 // all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
 // commit (-1) are left out.
 func (c *Client) fetchCommitted(ctx context.Context, tt *topicTransport, group string) (map[string]map[int]int64, error) {
-	res, err := tt.client().OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: group})
+	res, err := fetchOffsetsOfGroup(ctx, tt, group) // offsetfetch.go: kafka-go's Client.OffsetFetch is replaced
 	if err != nil {
 		return nil, tt.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group), "", -1, err)
 	}
