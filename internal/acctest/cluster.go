@@ -185,7 +185,8 @@ func (c *Cluster) Go(script func() error) {
 func (c *Cluster) Wait() { c.bg.Wait() }
 
 // restore brings every broker this test stopped or paused back, and waits until the cluster is
-// whole, with preferred leaders, for the next test.
+// whole, with preferred leaders, for the next test. It runs at the end of the test, and first
+// thing in the Cluster's other cleanups.
 func (c *Cluster) restore() {
 	c.bg.Wait()
 	c.mu.Lock()
@@ -219,7 +220,14 @@ func (c *Cluster) CreateTopic(name string, partitions int32) string {
 	if err != nil {
 		c.t.Fatalf("create topic %s: %v", name, err)
 	}
-	c.t.Cleanup(func() { _, _ = c.Admin.DeleteTopics(context.Background(), name) })
+	c.t.Cleanup(func() {
+		// Cleanups run last-registered first: bring the brokers back before asking them anything
+		// (a request to a paused broker waits out its timeouts).
+		c.restore()
+		delCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = c.Admin.DeleteTopics(delCtx, name)
+	})
 	c.waitForLeaders(name, partitions)
 	c.WaitHealthy()
 	c.BalanceLeaders()

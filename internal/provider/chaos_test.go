@@ -308,9 +308,10 @@ func testBrokerKilled(t *testing.T, midPlan bool) {
 	c.CheckOffsets(topic, want)
 }
 
-// A broker paused (SIGSTOP) for longer than the read's timeout of 5 s, shorter than its session
-// (9 s, so it stays the leader): the read of a partition it leads ends with "Kafka read timed out"
-// within the timeout (+1 s: a hang check). After it resumes, the next plan is exact.
+// A broker paused (SIGSTOP) for 6.5 s: longer than the read's timeout of 5 s, shorter than its
+// session (9 s from its last heartbeat, so it stays the leader). It is paused just before the read
+// of a partition it leads, which ends with "Kafka read timed out" within the timeout (+1 s: a hang
+// check). After it resumes, the next plan is exact.
 func TestChaosCluster_brokerPausedPastTimeout(t *testing.T) {
 	c := acctest.ChaosCluster(t, 3, 9)
 	topic, want := c.SeedTopic()
@@ -326,32 +327,26 @@ data "kafka_partition_offsets" "p0" {
 		statecheck.ExpectKnownValue("data.kafka_partition_offsets.p0", tfjsonpath.New("earliest_offset"), knownvalue.Int64Exact(want[0].Earliest)),
 		statecheck.ExpectKnownValue("data.kafka_partition_offsets.p0", tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(want[0].Latest)),
 	}
+	resumed := make(chan struct{})
 	var pausedAt time.Duration
+	pause := newMidPlan(1, func() {
+		t.Logf("pausing broker %d, leader of partition 0, for 6.5s", victim)
+		if err := c.Pause(victim); err != nil {
+			t.Error(err)
+		}
+		pausedAt = c.Since()
+		c.Go(func() error {
+			defer close(resumed)
+			time.Sleep(6500 * time.Millisecond)
+			return c.Resume(victim)
+		})
+	})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: chaosFactories(reads, nil),
+		ProtoV6ProviderFactories: chaosFactories(reads, pause.hook),
 		Steps: []resource.TestStep{
 			{Config: config, ConfigStateChecks: exact},
-			{
-				PreConfig: func() {
-					t.Logf("pausing broker %d, leader of partition 0", victim)
-					if err := c.Pause(victim); err != nil {
-						t.Fatal(err)
-					}
-					pausedAt = c.Since()
-				},
-				Config:      config,
-				ExpectError: errorLike("Kafka read timed out"),
-			},
-			{
-				PreConfig: func() {
-					if err := c.Resume(victim); err != nil {
-						t.Fatal(err)
-					}
-					t.Logf("broker %d was paused for %s", victim, c.Since()-pausedAt)
-				},
-				Config:            config,
-				ConfigStateChecks: exact,
-			},
+			{PreConfig: pause.arm, Config: config, ExpectError: errorLike("Kafka read timed out")},
+			{PreConfig: func() { <-resumed }, Config: config, ConfigStateChecks: exact},
 		},
 	})
 	for _, r := range reads.Reads() {
@@ -359,6 +354,7 @@ data "kafka_partition_offsets" "p0" {
 			t.Errorf("read with a timeout of 5s took %s: %s", r.Took, r)
 		}
 	}
+	c.Wait()
 	c.CheckOffsets(topic, want)
 }
 
