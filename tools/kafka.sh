@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run a real single-node Apache Kafka broker (KRaft, combined broker+controller)
-# on loopback, for tests and demos. No Docker here: the broker jars come from
+# on loopback, for tests and demos, or with KAFKA_BROKERS=N a cluster of N
+# brokers for the chaos tests. No Docker here: the broker jars come from
 # Maven Central (tools/kafka/pom.xml) and run on the local java.
 #
 # Usage:
