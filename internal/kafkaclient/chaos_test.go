@@ -11,9 +11,9 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Chaos tests (issue 7): reads through Client repeated, without a pause, while brokers of a real
-// cluster of three restart, crash or hang. A restart or crash shorter than the read's timeout
-// may cost time, never an error or a wrong number. They run in make testacc's chaos leg only
+// Chaos tests (issue 7): reads through Client repeated every 100 ms while brokers of a real
+// cluster of three restart or crash. A restart or crash shorter than the read's timeout may cost
+// time, never an error or a wrong number. They run in make testacc's chaos leg only
 // (KAFKA_CHAOS=1 on a cluster of KAFKA_BROKERS=3); internal/provider/chaos_test.go has the plans.
 
 const chaosTimeout = 30 * time.Second // the provider's default read timeout

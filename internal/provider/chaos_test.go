@@ -257,7 +257,8 @@ func TestChaosCluster_rollingRestartPlans(t *testing.T) {
 // plans of 25 data sources run in a loop until the cluster is whole. Until the controller fences
 // it (broker.session.timeout.ms, 9 s) or it registers again, metadata names it as their leader and
 // connections to it are refused. midPlan: the kill comes at the 3rd read of a plan, after the
-// plan's first reads answered; otherwise just before a plan starts (a new provider process).
+// plan's first reads answered, and the plan's later reads start after it; otherwise just before a
+// plan starts (a new provider process that has not met the cluster yet).
 func TestChaosCluster_brokerKilledMidPlan(t *testing.T) { // case C11
 	testBrokerKilled(t, true)
 }
