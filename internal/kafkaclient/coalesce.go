@@ -45,7 +45,8 @@ type lookupKey struct {
 	timestamp int64
 }
 
-type topicPartition struct {
+// askKey is one partition's entry in a ListOffsets request.
+type askKey struct {
 	topic     string
 	partition int32
 }
@@ -60,7 +61,7 @@ type answer struct {
 type round struct {
 	reads    int       // how many reads joined
 	started  time.Time // when its first read joined
-	asks     map[lookupKey]map[topicPartition]*answer
+	asks     map[lookupKey]map[askKey]*answer
 	deadline time.Time     // the latest deadline of its reads: how long the answers are worth waiting for
 	done     chan struct{} // closed when every answer (or error) is in
 }
@@ -84,9 +85,9 @@ type roundQueues struct {
 
 func newRoundQueues() *roundQueues { return &roundQueues{queues: map[string]*leaderQueue{}} }
 
-// enqueue adds a read's asks for partitions of topic, led by l, to l's pending round and
-// returns that round.
-func (c *Client) enqueue(ctx context.Context, l leader, topic string, partitions []int32, keys []lookupKey) *round {
+// enqueue adds a read's asks for partitions, led by l, to l's pending round and returns that
+// round.
+func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartition, keys []lookupKey) *round {
 	rq := c.rounds
 	rq.mu.Lock()
 	defer rq.mu.Unlock()
@@ -98,7 +99,7 @@ func (c *Client) enqueue(ctx context.Context, l leader, topic string, partitions
 	q.leader = l // the latest metadata's id for the address
 	r := q.pending
 	if r == nil {
-		r = &round{started: time.Now(), asks: map[lookupKey]map[topicPartition]*answer{}, done: make(chan struct{})}
+		r = &round{started: time.Now(), asks: map[lookupKey]map[askKey]*answer{}, done: make(chan struct{})}
 		q.pending = r
 	}
 	r.reads++
@@ -111,11 +112,11 @@ func (c *Client) enqueue(ctx context.Context, l leader, topic string, partitions
 	for _, k := range keys {
 		m := r.asks[k]
 		if m == nil {
-			m = map[topicPartition]*answer{}
+			m = map[askKey]*answer{}
 			r.asks[k] = m
 		}
 		for _, p := range partitions {
-			tp := topicPartition{topic, p}
+			tp := askKey{p.topic, int32(p.partition)}
 			if m[tp] == nil {
 				m[tp] = &answer{}
 			}
@@ -249,7 +250,7 @@ func lookupOrder(ts int64) int {
 }
 
 // listOffsetsFor is the request of one lookup key: every partition asked, by topic.
-func listOffsetsFor(k lookupKey, asks map[topicPartition]*answer) *listOffsetsRequest {
+func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *listOffsetsRequest {
 	byTopic := map[string][]listOffsetsRequestPartition{}
 	for tp := range asks {
 		byTopic[tp.topic] = append(byTopic[tp.topic], listOffsetsRequestPartition{
@@ -266,7 +267,7 @@ func listOffsetsFor(k lookupKey, asks map[topicPartition]*answer) *listOffsetsRe
 
 // failAll records a request's failure (no answer from l) for each of its entries, naming each
 // entry's own topic and partition.
-func failAll(c *Client, l leader, k lookupKey, asks map[topicPartition]*answer, err error) {
+func failAll(c *Client, l leader, k lookupKey, asks map[askKey]*answer, err error) {
 	op := lookupOp(k.timestamp)
 	for tp, a := range asks {
 		a.err = c.dials.requestError(fmt.Sprintf("%s for topic %q partition %d", op, tp.topic, tp.partition),
@@ -276,11 +277,11 @@ func failAll(c *Client, l leader, k lookupKey, asks map[topicPartition]*answer, 
 
 // record checks that every entry asked has an answer without an error and records it. An entry
 // with an error carries placeholder offsets (-1): never used.
-func record(l leader, k lookupKey, asks map[topicPartition]*answer, res *listOffsetsResponse) {
-	answered := make(map[topicPartition]listOffsetsResponsePartition, len(asks))
+func record(l leader, k lookupKey, asks map[askKey]*answer, res *listOffsetsResponse) {
+	answered := make(map[askKey]listOffsetsResponsePartition, len(asks))
 	for _, t := range res.Topics {
 		for _, p := range t.Partitions {
-			answered[topicPartition{t.Topic, p.Partition}] = p
+			answered[askKey{t.Topic, p.Partition}] = p
 		}
 	}
 	op := lookupOp(k.timestamp)

@@ -13,7 +13,6 @@ import (
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol/describegroups"
 	"github.com/segmentio/kafka-go/protocol/findcoordinator"
-	"github.com/segmentio/kafka-go/protocol/offsetfetch"
 )
 
 // GroupOffsetsRequest says which consumer group to read, and which of its topics.
@@ -306,26 +305,22 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 // all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
 // commit (-1) are left out.
 func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group string) (map[string]map[int]int64, error) {
-	// Topics nil (null on the wire, OffsetFetch v2+): every topic the group committed on.
-	m, err := c.roundTrip(ctx, coordinator.address, &offsetfetch.Request{GroupID: group})
+	fetched, err := c.offsetFetch(ctx, coordinator, []string{group}, false) // offsetfetch.go
 	if err != nil {
 		return nil, c.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
-	res, ok := m.(*offsetfetch.Response)
-	if !ok {
-		return nil, fmt.Errorf("OffsetFetch for group %q: unexpected answer %T", group, m)
-	}
-	if err := groupError("OffsetFetch", group, codeError(res.ErrorCode)); err != nil {
+	g := fetched[group]
+	if err := groupError("OffsetFetch", group, codeError(int16(g.Code))); err != nil {
 		return nil, err
 	}
 	out := map[string]map[int]int64{}
-	for _, t := range res.Topics {
+	for _, t := range g.Topics {
 		for _, p := range t.Partitions {
 			if err := groupError("OffsetFetch", group, codeError(p.ErrorCode)); err != nil {
 				var be *BrokerError
 				if errors.As(err, &be) {
-					be.Topic, be.Partition = t.Name, int(p.PartitionIndex)
+					be.Topic, be.Partition = t.Name, int(p.Partition)
 				}
 				return nil, err
 			}
@@ -335,7 +330,7 @@ func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group s
 			if out[t.Name] == nil {
 				out[t.Name] = map[int]int64{}
 			}
-			out[t.Name][int(p.PartitionIndex)] = p.CommittedOffset
+			out[t.Name][int(p.Partition)] = p.CommittedOffset
 		}
 	}
 	return out, nil

@@ -1,10 +1,12 @@
 package kafkaclient
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -104,14 +106,39 @@ func (c *Client) topicMetadata(ctx context.Context, topic string, notBefore time
 	return call.md, call.err
 }
 
-// requestMetadata asks the current seed (bootstrap.go) for one topic. A failure drops the seed,
-// so that the next attempt races the bootstrap servers again.
+// requestMetadata asks for one topic and returns what the answer says of it.
 func (c *Client) requestMetadata(ctx context.Context, topic string, started time.Time) (*topicMetadata, error) {
+	res, err := c.askMetadata(ctx, []string{topic})
+	if err != nil {
+		return nil, err
+	}
+	md := &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
+	for _, t := range res.Topics {
+		if t.Name == topic {
+			md.code, md.partitions = kafka.Error(t.ErrorCode), partitionsOf(t)
+		}
+	}
+	return md, nil
+}
+
+func partitionsOf(t metadata.ResponseTopic) map[int32]partitionMetadata {
+	out := make(map[int32]partitionMetadata, len(t.Partitions))
+	for _, p := range t.Partitions {
+		out[p.PartitionIndex] = partitionMetadata{leader: p.LeaderID, code: kafka.Error(p.ErrorCode)}
+	}
+	return out
+}
+
+// askMetadata sends one Metadata request for topics (nil: every topic the principal may
+// DESCRIBE) to the current seed (bootstrap.go), never allowing auto-creation, and records the
+// brokers it lists. A failure drops the seed, so that the next attempt races the bootstrap
+// servers again.
+func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Response, error) {
 	addr, err := c.seedAddr(ctx)
 	if err != nil {
 		return nil, &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
 	}
-	m, err := c.roundTrip(ctx, addr, &metadata.Request{TopicNames: []string{topic}, AllowAutoTopicCreation: false})
+	m, err := c.roundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
 	if err != nil {
 		c.contacts.dropSeed(addr)
 		return nil, c.dials.requestError("Metadata", addr, -1, err)
@@ -119,17 +146,6 @@ func (c *Client) requestMetadata(ctx context.Context, topic string, started time
 	res, ok := m.(*metadata.Response)
 	if !ok {
 		return nil, fmt.Errorf("the Metadata answer of %s: unexpected type %T", addr, m)
-	}
-	md := &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
-	for _, t := range res.Topics {
-		if t.Name != topic {
-			continue
-		}
-		md.code = kafka.Error(t.ErrorCode)
-		md.partitions = make(map[int32]partitionMetadata, len(t.Partitions))
-		for _, p := range t.Partitions {
-			md.partitions[p.PartitionIndex] = partitionMetadata{leader: p.LeaderID, code: kafka.Error(p.ErrorCode)}
-		}
 	}
 	brokers := make(map[int32]string, len(res.Brokers))
 	for _, b := range res.Brokers {
@@ -140,6 +156,78 @@ func (c *Client) requestMetadata(ctx context.Context, topic string, started time
 		c.cluster.brokers = brokers
 	}
 	c.cluster.mu.Unlock()
+	return res, nil
+}
+
+// clusterMetadata is one Metadata answer about every topic (kafka_topics_offsets,
+// kafka_consumer_groups).
+type clusterMetadata struct {
+	brokers   []leader // sorted by id
+	topics    []clusterTopic
+	requested time.Time
+}
+
+type clusterTopic struct {
+	name       string
+	internal   bool
+	code       kafka.Error
+	partitions map[int32]partitionMetadata
+}
+
+// find returns the topic named, nil when the answer does not list it.
+func (md *clusterMetadata) find(name string) *clusterTopic {
+	for i := range md.topics {
+		if md.topics[i].name == name {
+			return &md.topics[i]
+		}
+	}
+	return nil
+}
+
+// partitionOK returns the partition's metadata; ok is false when t is nil or has no such partition.
+func (t *clusterTopic) partitionOK(partition int32) (partitionMetadata, bool) {
+	if t == nil {
+		return partitionMetadata{}, false
+	}
+	p, ok := t.partitions[partition]
+	return p, ok
+}
+
+// leaderOf is the leader of a partition, or the *BrokerError saying it has none.
+func (md *clusterMetadata) leaderOf(t *clusterTopic, partition int32) (leader, error) {
+	p := t.partitions[partition]
+	if p.leader >= 0 {
+		for _, b := range md.brokers {
+			if b.id == p.leader {
+				return b, nil
+			}
+		}
+	}
+	return leader{}, &BrokerError{Op: "Metadata", Topic: t.name, Partition: int(partition), Code: noLeaderCode(p.code), NoLeader: true}
+}
+
+// allMetadata asks for every topic: one request per call (such reads are rare, and want the
+// topics of now). The answer also refreshes the per-topic cache.
+func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
+	started := time.Now()
+	res, err := c.askMetadata(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	md := &clusterMetadata{requested: started}
+	for _, b := range res.Brokers {
+		md.brokers = append(md.brokers, leader{id: b.NodeID, address: net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))})
+	}
+	slices.SortFunc(md.brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
+	c.cluster.mu.Lock()
+	defer c.cluster.mu.Unlock()
+	for _, t := range res.Topics {
+		ct := clusterTopic{name: t.Name, internal: t.IsInternal, code: kafka.Error(t.ErrorCode), partitions: partitionsOf(t)}
+		md.topics = append(md.topics, ct)
+		if old := c.cluster.topics[t.Name]; old == nil || old.requested.Before(started) {
+			c.cluster.topics[t.Name] = &topicMetadata{code: ct.code, partitions: ct.partitions, requested: started}
+		}
+	}
 	return md, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/segmentio/kafka-go/protocol"
@@ -120,12 +121,30 @@ func lookups(req OffsetsRequest) []lookup {
 	return append(out, lookup{timestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
 }
 
-// listOffsets asks every lookup of req of each partition's leader, through the leaders' rounds,
-// and assembles the answers sorted by partition.
+// topicPartition names one partition of one topic.
+type topicPartition struct {
+	topic     string
+	partition int
+}
+
+// listOffsets reads the partitions of req.Topic given in leaders (partition to leader), sorted by
+// partition.
 func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders map[int]leader) ([]PartitionOffsets, error) {
-	byLeader := map[leader][]int32{}
+	byTP := make(map[topicPartition]leader, len(leaders))
 	for p, l := range leaders {
-		byLeader[l] = append(byLeader[l], int32(p))
+		byTP[topicPartition{req.Topic, p}] = l
+	}
+	res, err := c.listTopicsOffsets(ctx, req, byTP)
+	return res[req.Topic], err
+}
+
+// listTopicsOffsets asks every lookup of req of each partition's leader, of every topic, through
+// the leaders' rounds (coalesce.go: one request per leader and lookup, whatever the topics), and
+// assembles the answers by topic, sorted by partition.
+func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, leaders map[topicPartition]leader) (map[string][]PartitionOffsets, error) {
+	byLeader := map[leader][]topicPartition{}
+	for tp, l := range leaders {
+		byLeader[l] = append(byLeader[l], tp)
 	}
 	ls := lookups(req)
 	keys := make([]lookupKey, len(ls))
@@ -140,23 +159,22 @@ func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders ma
 		}
 	}
 	rounds := make(map[leader]*round, len(byLeader))
-	for l, partitions := range byLeader {
-		rounds[l] = c.enqueue(ctx, l, req.Topic, partitions, keys)
+	for l, tps := range byLeader {
+		rounds[l] = c.enqueue(ctx, l, tps, keys)
 	}
-	out := make(map[int]*PartitionOffsets, len(leaders))
+	out := make(map[topicPartition]*PartitionOffsets, len(leaders))
 	var errs []error
 	for l, r := range rounds {
 		select {
 		case <-r.done:
 		case <-ctx.Done():
-			op := fmt.Sprintf("ListOffsets for topic %q partition%s %s", req.Topic, plural(len(byLeader[l])), joinInts(byLeader[l]))
-			return nil, c.dials.requestError(op, l.address, int(l.id), ctx.Err())
+			return nil, c.dials.requestError("ListOffsets for "+describePartitions(byLeader[l]), l.address, int(l.id), ctx.Err())
 		}
-		for _, p := range byLeader[l] {
-			po := &PartitionOffsets{Partition: int(p)}
-			out[int(p)] = po
+		for _, tp := range byLeader[l] {
+			po := &PartitionOffsets{Partition: tp.partition}
+			out[tp] = po
 			for i, lk := range ls {
-				a := r.asks[keys[i]][topicPartition{req.Topic, p}]
+				a := r.asks[keys[i]][askKey{tp.topic, int32(tp.partition)}]
 				if a.err != nil {
 					errs = append(errs, a.err)
 					continue
@@ -168,15 +186,47 @@ func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders ma
 	if err := firstError(errs); err != nil {
 		return nil, err
 	}
-	res := make([]PartitionOffsets, 0, len(out))
-	for _, p := range out {
-		if err := settle(req, p); err != nil {
+	res := map[string][]PartitionOffsets{}
+	for tp, p := range out {
+		topicReq := req
+		topicReq.Topic = tp.topic
+		if err := settle(topicReq, p); err != nil {
 			return nil, err
 		}
-		res = append(res, *p)
+		res[tp.topic] = append(res[tp.topic], *p)
 	}
-	slices.SortFunc(res, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
+	for _, ps := range res {
+		slices.SortFunc(ps, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
+	}
 	return res, nil
+}
+
+// describePartitions names partitions for an error: `topic "a" partitions 0, 1` (all of one
+// topic), or the first few topics.
+func describePartitions(partitions []topicPartition) string {
+	var names []string
+	for _, tp := range partitions {
+		names = append(names, tp.topic)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if len(names) == 1 {
+		ids := make([]int32, len(partitions))
+		for i, tp := range partitions {
+			ids[i] = int32(tp.partition)
+		}
+		slices.Sort(ids)
+		return fmt.Sprintf("topic %q partition%s %s", names[0], plural(len(ids)), joinInts(ids))
+	}
+	const shown = 3
+	quoted := make([]string, 0, shown)
+	for _, n := range names[:min(shown, len(names))] {
+		quoted = append(quoted, fmt.Sprintf("%q", n))
+	}
+	if len(names) > shown {
+		return fmt.Sprintf("topics %s and %d more", strings.Join(quoted, ", "), len(names)-shown)
+	}
+	return "topics " + strings.Join(quoted, ", ")
 }
 
 // supportsMaxTimestamp refuses a max-timestamp lookup when the leader serves ListOffsets below

@@ -55,7 +55,7 @@ func expectRequests(t *testing.T, counts func() map[int16]int, dials *atomic.Int
 
 func describeCounts(c map[int16]int) string {
 	s := ""
-	for _, k := range []kmsg.Key{kmsg.Metadata, kmsg.ListOffsets, kmsg.FindCoordinator, kmsg.DescribeGroups, kmsg.OffsetFetch} {
+	for _, k := range []kmsg.Key{kmsg.Metadata, kmsg.ListOffsets, kmsg.FindCoordinator, kmsg.DescribeGroups, kmsg.ListGroups, kmsg.OffsetFetch} {
 		if n := c[int16(k)]; n > 0 {
 			s += fmt.Sprintf("%s %d; ", k.Name(), n)
 		}

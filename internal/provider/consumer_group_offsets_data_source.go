@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -32,12 +31,13 @@ func NewConsumerGroupOffsetsDataSource() datasource.DataSource {
 }
 
 type consumerGroupOffsetsModel struct {
-	GroupID        types.String `tfsdk:"group_id"`
-	Topics         types.Set    `tfsdk:"topics"`
-	IsolationLevel types.String `tfsdk:"isolation_level"`
-	State          types.String `tfsdk:"state"`
-	TotalLag       types.Int64  `tfsdk:"total_lag"`
-	Partitions     types.List   `tfsdk:"partitions"`
+	GroupID        types.String    `tfsdk:"group_id"`
+	Topics         types.Set       `tfsdk:"topics"`
+	IsolationLevel types.String    `tfsdk:"isolation_level"`
+	State          types.String    `tfsdk:"state"`
+	TotalLag       types.Int64     `tfsdk:"total_lag"`
+	Partitions     types.List      `tfsdk:"partitions"`
+	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
 
 var groupPartitionType = types.ObjectType{AttrTypes: map[string]attr.Type{
@@ -74,6 +74,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"`Committed offset outside the log` names every partition whose commit lies before `earliest` or past " +
 			"the log end, where a consumer of the group resets (per its `auto.offset.reset`) instead of resuming " +
 			"(the earliest offset is read for this check).",
+		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{
 				Required:            true,
@@ -148,9 +149,8 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		}
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
-	res, err := d.data.client.GroupOffsets(ctx, q)
-	if err != nil {
-		addReadError(&resp.Diagnostics, err, path.Root("topics"))
+	res, ok := readGroupOffsets(ctx, d.data.client, q, m.Wait, &resp.Diagnostics) // once, or with the wait block
+	if !ok {
 		return
 	}
 

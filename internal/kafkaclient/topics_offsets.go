@@ -1,0 +1,86 @@
+package kafkaclient
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// TopicsOffsetsRequest selects topics by name.
+type TopicsOffsetsRequest struct {
+	// Name, when set, must match the whole topic name (see WholeMatch); nil selects every topic.
+	Name *regexp.Regexp
+	// IncludeInternal also selects Kafka's internal topics (__consumer_offsets,
+	// __transaction_state, ...), which Metadata marks as internal.
+	IncludeInternal bool
+	Isolation       Isolation
+}
+
+// TopicOffsets is one selected topic's partitions.
+type TopicOffsets struct {
+	Name     string
+	Internal bool
+	// Partitions are sorted by partition, with Earliest and Latest.
+	Partitions []PartitionOffsets
+}
+
+// TopicsOffsets reads the earliest and latest offsets of every partition of the selected topics,
+// sorted by name, within the Client's timeout. It sends one Metadata request (a null topic list:
+// every topic the principal may DESCRIBE; never an auto-creation) and, for each of the earliest
+// and the latest offset, one ListOffsets request per partition leader carrying that leader's
+// partitions of every selected topic: the requests grow with the brokers, not with the topics.
+func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([]TopicOffsets, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+
+	var out []TopicOffsets
+	err := c.withRetries(ctx, func(time.Time, time.Time) error {
+		md, err := c.allMetadata(ctx)
+		if err != nil {
+			return err
+		}
+		selected, leaders, err := selectTopics(md, req)
+		if err != nil {
+			return err
+		}
+		offsets, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation}, leaders)
+		if err != nil {
+			return err
+		}
+		out = selected
+		for i := range out {
+			out[i].Partitions = offsets[out[i].Name]
+		}
+		return nil
+	})
+	return out, err
+}
+
+// selectTopics picks the topics of md that req selects, sorted by name, and the leader of each of
+// their partitions. A topic that Metadata answers with an error (LEADER_NOT_AVAILABLE while it is
+// being created) fails the attempt, retriable codes being retried.
+func selectTopics(md *clusterMetadata, req TopicsOffsetsRequest) ([]TopicOffsets, map[topicPartition]leader, error) {
+	var selected []TopicOffsets
+	leaders := map[topicPartition]leader{}
+	for i := range md.topics {
+		t := &md.topics[i]
+		if t.internal && !req.IncludeInternal || req.Name != nil && !req.Name.MatchString(t.name) {
+			continue
+		}
+		if t.code != 0 {
+			return nil, nil, &BrokerError{Op: "Metadata", Topic: t.name, Partition: -1, Code: t.code}
+		}
+		selected = append(selected, TopicOffsets{Name: t.name, Internal: t.internal})
+		for p := range t.partitions {
+			l, err := md.leaderOf(t, p)
+			if err != nil {
+				return nil, nil, err
+			}
+			leaders[topicPartition{t.name, int(p)}] = l
+		}
+	}
+	slices.SortFunc(selected, func(a, b TopicOffsets) int { return strings.Compare(a.Name, b.Name) })
+	return selected, leaders, nil
+}
