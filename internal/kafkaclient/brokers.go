@@ -84,6 +84,17 @@ func (b *brokers) get(ctx context.Context, address string) (*brokerConn, error) 
 	return conn, err
 }
 
+// drop closes the connection to address, if any: the next request dials a new one.
+func (b *brokers) drop(address string) {
+	b.mu.Lock()
+	c := b.conns[address]
+	delete(b.conns, address)
+	b.mu.Unlock()
+	if c != nil {
+		c.close()
+	}
+}
+
 // roundTripTime is the smoothed round trip to address, 0 when unknown.
 func (b *brokers) roundTripTime(address string) time.Duration {
 	b.mu.Lock()

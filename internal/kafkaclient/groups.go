@@ -94,6 +94,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		out       GroupOffsets
 		committed map[string]map[int]int64
 		live      bool
+		doubtedAt time.Time // when the group first seemed not to exist
 	)
 	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
 		if err := c.groupMayExist(ctx, req.GroupID, notBefore, believe); err != nil {
@@ -107,8 +108,24 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		if out.State, live, err = c.describeGroup(ctx, coordinator, req.GroupID); err != nil {
 			return err
 		}
-		committed, err = c.fetchCommitted(ctx, coordinator, req.GroupID)
-		return err
+		if committed, err = c.fetchCommitted(ctx, coordinator, req.GroupID); err != nil {
+			return err
+		}
+		if !live && len(committed) == 0 {
+			// A coordinator that has just taken the group over (its broker restarted) can answer
+			// for a moment as if the group did not exist (Kafka 4.4, measured in the chaos tests:
+			// up to a few hundred milliseconds). "Not found" is believed once the attempts, each
+			// with the coordinator looked up again and a new connection to it, have said so for
+			// groupDoubt.
+			if doubtedAt.IsZero() {
+				doubtedAt = time.Now()
+			}
+			if time.Since(doubtedAt) < groupDoubt {
+				c.brokers.drop(coordinator.address)
+				return errGroupNotConfirmed
+			}
+		}
+		return nil
 	})
 	if errors.Is(err, errNoGroups) {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: "Dead", NoGroups: true}
@@ -216,6 +233,12 @@ func TotalLag(partitions []GroupPartitionOffsets) (total int64, ok bool) {
 	}
 	return total, true
 }
+
+// groupDoubt is how long a group must keep seeming not to exist before the read says so.
+const groupDoubt = 500 * time.Millisecond
+
+// errGroupNotConfirmed asks withRetries for another look at a group that seemed not to exist.
+var errGroupNotConfirmed = errors.New("the group seemed not to exist; asking its coordinator again")
 
 // offsetsTopic is Kafka's internal topic of group metadata and committed offsets.
 const offsetsTopic = "__consumer_offsets"

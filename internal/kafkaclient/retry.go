@@ -176,7 +176,7 @@ func joinInts(ps []int32) string {
 
 // isRetriable says whether err may go away on another attempt with fresh metadata.
 func isRetriable(err error) bool {
-	if errors.Is(err, errStaleMetadata) || errors.Is(err, errInconsistentOffsets) {
+	if errors.Is(err, errStaleMetadata) || errors.Is(err, errInconsistentOffsets) || errors.Is(err, errGroupNotConfirmed) {
 		return true
 	}
 	var (
