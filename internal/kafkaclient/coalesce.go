@@ -28,9 +28,10 @@ import (
 // a quarter of the leader's round trip (between lingerMin and lingerMax), so that waiting costs
 // little beside the round trip it saves. It leaves at once when the reads it expects have joined
 // (leaderQueue.expect): when Terraform runs 10 reads at once (-parallelism), the reads of a round
-// end together and Terraform starts as many new ones, which then share the next round.
+// end together and Terraform starts as many new ones, which then share the next round. Below
+// lingerMin the scheduler's own delays (a loaded machine, the race detector) split rounds.
 const (
-	lingerMin = 200 * time.Microsecond
+	lingerMin = time.Millisecond
 	lingerMax = 5 * time.Millisecond
 )
 
