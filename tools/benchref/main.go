@@ -8,6 +8,7 @@ import (
 	"context"
 	"log"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -98,19 +99,31 @@ func (d *partitionDS) Metadata(_ context.Context, req datasource.MetadataRequest
 }
 
 func (d *partitionDS) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	// The attributes of this provider's kafka_partition_offsets. kadm has no max-timestamp
+	// lookup (ListOffsets -3): those two stay null, and timestamp is not read.
 	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{
-		"topic":           schema.StringAttribute{Required: true},
-		"partition":       schema.Int64Attribute{Required: true},
-		"earliest_offset": schema.Int64Attribute{Computed: true},
-		"latest_offset":   schema.Int64Attribute{Computed: true},
+		"topic":                schema.StringAttribute{Required: true},
+		"partition":            schema.Int64Attribute{Required: true},
+		"isolation_level":      schema.StringAttribute{Optional: true},
+		"timestamp":            schema.StringAttribute{Optional: true, CustomType: timetypes.RFC3339Type{}},
+		"earliest_offset":      schema.Int64Attribute{Computed: true},
+		"latest_offset":        schema.Int64Attribute{Computed: true},
+		"timestamp_offset":     schema.Int64Attribute{Computed: true},
+		"max_timestamp_offset": schema.Int64Attribute{Computed: true},
+		"max_timestamp":        schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}},
 	}}
 }
 
 type partitionModel struct {
-	Topic          types.String `tfsdk:"topic"`
-	Partition      types.Int64  `tfsdk:"partition"`
-	EarliestOffset types.Int64  `tfsdk:"earliest_offset"`
-	LatestOffset   types.Int64  `tfsdk:"latest_offset"`
+	Topic              types.String      `tfsdk:"topic"`
+	Partition          types.Int64       `tfsdk:"partition"`
+	IsolationLevel     types.String      `tfsdk:"isolation_level"`
+	Timestamp          timetypes.RFC3339 `tfsdk:"timestamp"`
+	EarliestOffset     types.Int64       `tfsdk:"earliest_offset"`
+	LatestOffset       types.Int64       `tfsdk:"latest_offset"`
+	TimestampOffset    types.Int64       `tfsdk:"timestamp_offset"`
+	MaxTimestampOffset types.Int64       `tfsdk:"max_timestamp_offset"`
+	MaxTimestamp       timetypes.RFC3339 `tfsdk:"max_timestamp"`
 }
 
 func (d *partitionDS) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -131,6 +144,8 @@ func (d *partitionDS) Read(ctx context.Context, req datasource.ReadRequest, resp
 		return
 	}
 	m.EarliestOffset, m.LatestOffset = types.Int64Value(s.Offset), types.Int64Value(e.Offset)
+	m.TimestampOffset, m.MaxTimestampOffset = types.Int64Null(), types.Int64Null()
+	m.MaxTimestamp = timetypes.NewRFC3339Null()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -141,29 +156,38 @@ func (d *topicDS) Metadata(_ context.Context, req datasource.MetadataRequest, re
 }
 
 func (d *topicDS) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	// The attributes of this provider's kafka_topic_offsets.
 	resp.Schema = schema.Schema{Attributes: map[string]schema.Attribute{
 		"topic":           schema.StringAttribute{Required: true},
+		"isolation_level": schema.StringAttribute{Optional: true},
+		"timestamp":       schema.StringAttribute{Optional: true, CustomType: timetypes.RFC3339Type{}},
 		"partition_count": schema.Int64Attribute{Computed: true},
+		"message_count":   schema.Int64Attribute{Computed: true},
 		"partitions": schema.ListNestedAttribute{Computed: true, NestedObject: schema.NestedAttributeObject{
 			Attributes: map[string]schema.Attribute{
-				"partition":       schema.Int64Attribute{Computed: true},
-				"earliest_offset": schema.Int64Attribute{Computed: true},
-				"latest_offset":   schema.Int64Attribute{Computed: true},
+				"partition":        schema.Int64Attribute{Computed: true},
+				"earliest_offset":  schema.Int64Attribute{Computed: true},
+				"latest_offset":    schema.Int64Attribute{Computed: true},
+				"timestamp_offset": schema.Int64Attribute{Computed: true},
 			},
 		}},
 	}}
 }
 
 type topicPartition struct {
-	Partition      int64 `tfsdk:"partition"`
-	EarliestOffset int64 `tfsdk:"earliest_offset"`
-	LatestOffset   int64 `tfsdk:"latest_offset"`
+	Partition       int64       `tfsdk:"partition"`
+	EarliestOffset  int64       `tfsdk:"earliest_offset"`
+	LatestOffset    int64       `tfsdk:"latest_offset"`
+	TimestampOffset types.Int64 `tfsdk:"timestamp_offset"`
 }
 
 type topicModel struct {
-	Topic          types.String     `tfsdk:"topic"`
-	PartitionCount types.Int64      `tfsdk:"partition_count"`
-	Partitions     []topicPartition `tfsdk:"partitions"`
+	Topic          types.String      `tfsdk:"topic"`
+	IsolationLevel types.String      `tfsdk:"isolation_level"`
+	Timestamp      timetypes.RFC3339 `tfsdk:"timestamp"`
+	PartitionCount types.Int64       `tfsdk:"partition_count"`
+	MessageCount   types.Int64       `tfsdk:"message_count"`
+	Partitions     []topicPartition  `tfsdk:"partitions"`
 }
 
 func (d *topicDS) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -185,8 +209,14 @@ func (d *topicDS) Read(ctx context.Context, req datasource.ReadRequest, resp *da
 			break
 		}
 		e, _ := end.Lookup(topic, p)
-		m.Partitions = append(m.Partitions, topicPartition{Partition: int64(p), EarliestOffset: s.Offset, LatestOffset: e.Offset})
+		m.Partitions = append(m.Partitions, topicPartition{Partition: int64(p), EarliestOffset: s.Offset, LatestOffset: e.Offset,
+			TimestampOffset: types.Int64Null()})
+	}
+	var messages int64
+	for _, p := range m.Partitions {
+		messages += p.LatestOffset - p.EarliestOffset
 	}
 	m.PartitionCount = types.Int64Value(int64(len(m.Partitions)))
+	m.MessageCount = types.Int64Value(messages)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
