@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run a real single-node Apache Kafka broker (KRaft, combined broker+controller)
-# on loopback, for tests and demos. No Docker here: the broker jars come from
+# on loopback, for tests and demos, or with KAFKA_BROKERS=N a cluster of N
+# brokers for the chaos tests. No Docker here: the broker jars come from
 # Maven Central (tools/kafka/pom.xml) and run on the local java.
 #
 # Usage:
@@ -12,10 +13,24 @@
 #                                    exits with CMD's status. If
 #                                    KAFKA_BOOTSTRAP_SERVERS is already set, just
 #                                    runs CMD against that (no TLS/SASL variables).
+#                                    CMD also gets KAFKA_BROKER_LOG (the broker's
+#                                    log) and KAFKA_LIBS (its jars, for Kafka's
+#                                    Java tools).
 #   tools/kafka.sh bootstrap         print the running broker's bootstrap address
 #   tools/kafka.sh env               print the variables below as export lines
 #   tools/kafka.sh log               print the path of the running broker's log
 #   tools/kafka.sh status            exit 0 if a broker is running
+#   tools/kafka.sh broker VERB ID    act on one node of the running cluster,
+#                                    keeping its data, config and port (ID 1
+#                                    in single-node mode; 1..N, or the
+#                                    controller 100, with KAFKA_BROKERS=N):
+#        stop     SIGTERM (Kafka's controlled shutdown), wait until it exited
+#        kill     SIGKILL, wait until it is gone (a crash: no handover)
+#        pause    SIGSTOP (alive, silent: a hung host)
+#        resume   SIGCONT
+#        start    launch it again, wait until it serves ("Kafka Server
+#                 started": a restarted broker is registered and unfenced)
+#        restart  stop, then start
 #
 # Environment:
 #   KAFKA_VERSION        Kafka release from Maven Central (default 4.4.0;
@@ -33,6 +48,24 @@
 #                        APIs work without restricting anything; 0: no authorizer
 #   KAFKA_EXTRA_PROPERTIES  extra server.properties lines appended verbatim
 #   KAFKA_KEEP_WORKDIR   1: "stop" keeps the broker's temp dir (config, log)
+#   KAFKA_BROKERS        1 (default): the single combined node below. N (2..9):
+#                        a KRaft cluster on loopback of one controller (node id
+#                        100) and N brokers (node ids 1..N), PLAINTEXT only (no
+#                        TLS/SASL listeners, no KAFKA_TEST_* variables), for the
+#                        chaos tests. Internal topics and default.replication.factor
+#                        get min(3,N) replicas; min.insync.replicas is 2 from 3
+#                        brokers on (1 below), as in production, so that a record
+#                        acknowledged with acks=all is on two brokers and one
+#                        broker killed never loses it. Each broker gets
+#                        KAFKA_HEAP_OPTS, the controller KAFKA_CONTROLLER_HEAP_OPTS
+#                        (default "-Xmx128m -Xms32m"). broker.session.timeout.ms
+#                        stays at Kafka's 9 s. KAFKA_EXTRA_PROPERTIES goes to every
+#                        node. Besides KAFKA_BOOTSTRAP_SERVERS (every broker),
+#                        "env" and "run" give KAFKA_BROKER_IDS ("1 2 3"),
+#                        KAFKA_BROKER_<id>_ADDR per broker and
+#                        KAFKA_CONTROLLER_ADDR; KAFKA_BROKER_LOG lists every
+#                        node's log, ':'-separated. In single-node mode
+#                        KAFKA_BROKER_IDS=1 and KAFKA_BROKER_1_ADDR are set too.
 #
 # Listeners: the one broker serves PLAINTEXT (KAFKA_BOOTSTRAP_SERVERS, no
 # authentication, as always) and, for the TLS/SASL tests, on more loopback ports:
@@ -72,6 +105,9 @@ libs="$cache_root/kafka-$version/libs"
 state_dir=${KAFKA_STATE_DIR:-/tmp/terraform-provider-kafka-broker}
 heap_opts=${KAFKA_HEAP_OPTS:--Xmx256m -Xms64m}
 start_timeout=${KAFKA_START_TIMEOUT:-90}
+brokers=${KAFKA_BROKERS:-1}
+controller_heap_opts=${KAFKA_CONTROLLER_HEAP_OPTS:--Xmx128m -Xms32m}
+controller_id=100
 
 log() { printf 'kafka.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -142,14 +178,29 @@ lock_state() {
   locked=1
 }
 
-# Prints the recorded pid if that process is still our broker.
+# Prints the recorded pid if that process is still our broker (in cluster
+# mode: the controller, which lives as long as the cluster).
 running_pid() {
+  pid_from "$state_dir/pid"
+}
+
+# Prints the pid recorded in FILE if that process is still a kafka.Kafka JVM
+# (a guard against pid reuse) and not a zombie.
+pid_from() { # file
   local pid
-  pid=$(cat "$state_dir/pid" 2>/dev/null) || return 1
+  pid=$(cat "$1" 2>/dev/null) || return 1
   [[ $pid =~ ^[0-9]+$ ]] || return 1
-  # Guard against pid reuse: the process must be a kafka.Kafka JVM.
   tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q 'kafka\.Kafka ' || return 1
+  alive "$pid" || return 1
   echo "$pid"
+}
+
+# A process that exited but was not reaped yet (a zombie: in a container the
+# init process may never reap it) counts as gone.
+alive() { # pid
+  local state
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ -n $state && $state != Z && $state != X ]]
 }
 
 # N distinct free TCP ports on 127.0.0.1. The kernel picks them (bind to
@@ -182,9 +233,16 @@ EOF
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 random_cluster_id() {
-  # Kafka cluster ids are 16 random bytes, base64url without padding.
+  # Kafka cluster ids are 16 random bytes, base64url without padding. One in
+  # 64 would start with "-", which StorageTool's argument parser takes for an
+  # option: Kafka's own Uuid.randomUuid draws again then, and so do we.
   if command -v python3 >/dev/null; then
-    python3 -c 'import base64,uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))'
+    python3 -c 'import base64,uuid
+while True:
+    s = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not s.startswith("-"):
+        print(s)
+        break'
   else
     java -cp "$libs/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1
   fi
@@ -308,9 +366,13 @@ write_config() { # dir broker_port controller_port ssl_port mtls_port sasl_plain
       printf '%s\n' "$KAFKA_EXTRA_PROPERTIES"
     fi
   } >"$dir/server.properties"
+  write_log_config "$dir"
+}
 
-  # Everything at INFO to stdout, which start_once sends to broker.log; the
-  # request logger stays at WARN as in Kafka's own config (it is very chatty).
+# Everything at INFO to stdout, which launch_node sends to broker.log; the
+# request logger stays at WARN as in Kafka's own config (it is very chatty).
+write_log_config() { # dir
+  local dir=$1
   if [[ $version == 3.* ]]; then
     cat >"$dir/log4j.properties" <<'EOF'
 log4j.rootLogger=INFO, stdout
@@ -369,17 +431,11 @@ start_once() {
     die "formatting the KRaft storage failed"
   fi
 
-  # setsid + all fds redirected: the broker outlives this script and holds no
-  # pipe of the caller open (so `$(tools/kafka.sh start)` returns).
-  # shellcheck disable=SC2086 # heap_opts is a word list on purpose
-  setsid java $heap_opts -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
-    -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
-    "$opts" -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
-    </dev/null >"$logf" 2>&1 8>&- 9>&- &
-  pid=$!
-
   mkdir -p "$state_dir"
-  echo "$pid" >"$state_dir/pid"
+  echo "$heap_opts" >"$dir/heap"
+  launch_node "$dir" "$state_dir/pid"
+  pid=$(cat "$state_dir/pid")
+  echo "1 broker,controller $state_dir/pid $dir" >"$state_dir/nodes"
   echo "127.0.0.1:$port" >"$state_dir/bootstrap"
   echo "$dir" >"$state_dir/workdir"
   echo "$logf" >"$state_dir/log"
@@ -396,6 +452,8 @@ start_once() {
     echo "export KAFKA_TEST_SASL_USERNAME=$sasl_user"
     echo "export KAFKA_TEST_SASL_PASSWORD=$pw"
     echo "export KAFKA_TEST_OAUTH_PRINCIPAL=$oauth_principal"
+    echo "export KAFKA_BROKER_IDS=1"
+    echo "export KAFKA_BROKER_1_ADDR=127.0.0.1:$port"
   } >"$state_dir/env"
 
   # Ready = the port accepts connections and Kafka logged that it finished
@@ -428,6 +486,272 @@ start_once() {
   return "$rc"
 }
 
+# Launches the node whose config is DIR/server.properties, with the heap in
+# DIR/heap, appending to DIR/broker.log, and records its pid in PIDFILE. The
+# same command starts it again after a stop or a kill (do_broker).
+launch_node() { # dir pidfile
+  local dir=$1 heap opts
+  heap=$(cat "$dir/heap")
+  opts=$(jvm_opts "$dir")
+  # setsid + all fds redirected: the broker outlives this script and holds no
+  # pipe of the caller open (so `$(tools/kafka.sh start)` returns).
+  # shellcheck disable=SC2086 # heap is a word list on purpose
+  setsid java $heap -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+    -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
+    "$opts" -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
+    </dev/null >>"$dir/broker.log" 2>&1 8>&- 9>&- &
+  echo "$!" >"$2"
+}
+
+# ---------------------------------------------------------------- cluster --
+
+# KAFKA_BROKERS=N > 1: one controller (node 100) and N brokers (1..N), each a
+# JVM with its own dir under the work dir (server.properties, heap, data/,
+# broker.log), all formatted with one cluster id.
+
+write_cluster_config() { # dir node_id role port controller_port brokers
+  local dir=$1 id=$2 role=$3 port=$4 cport=$5 n=$6
+  # Internal topics replicated as in production where there are brokers
+  # enough; min ISR 2 from 3 brokers on (see the header).
+  local rf=$((n < 3 ? n : 3)) min_isr=$((n < 3 ? 1 : 2))
+  {
+    echo "# Written by tools/kafka.sh: node $id ($role) of a KRaft cluster of $n brokers for tests."
+    echo "process.roles=$role"
+    echo "node.id=$id"
+    echo "controller.quorum.voters=$controller_id@127.0.0.1:$cport"
+    echo "controller.listener.names=CONTROLLER"
+    echo "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+    if [[ $role == controller ]]; then
+      echo "listeners=CONTROLLER://127.0.0.1:$cport"
+      # It serves only the brokers' heartbeats and metadata fetches.
+      echo "num.network.threads=1"
+      echo "num.io.threads=1"
+    else
+      echo "listeners=PLAINTEXT://127.0.0.1:$port"
+      echo "advertised.listeners=PLAINTEXT://127.0.0.1:$port"
+      echo "inter.broker.listener.name=PLAINTEXT"
+      echo "num.network.threads=2"
+      echo "num.io.threads=2"
+      echo "num.replica.fetchers=1"
+    fi
+    echo "log.dirs=$dir/data"
+    echo "auto.create.topics.enable=true"
+    echo "num.partitions=1"
+    echo "default.replication.factor=$rf"
+    echo "min.insync.replicas=$min_isr"
+    echo "offsets.topic.replication.factor=$rf"
+    echo "offsets.topic.num.partitions=3"
+    echo "transaction.state.log.replication.factor=$rf"
+    echo "transaction.state.log.min.isr=$min_isr"
+    echo "transaction.state.log.num.partitions=3"
+    echo "share.coordinator.state.topic.replication.factor=$rf"
+    echo "share.coordinator.state.topic.min.isr=$min_isr"
+    echo "share.coordinator.state.topic.num.partitions=1"
+    echo "group.initial.rebalance.delay.ms=0"
+    # As in single-node mode: small segments, small cleaner buffer, few
+    # threads (4 JVMs share 2 cores in CI).
+    echo "log.segment.bytes=16777216"
+    echo "log.retention.check.interval.ms=60000"
+    echo "log.cleaner.dedupe.buffer.size=16777216"
+    echo "num.recovery.threads.per.data.dir=1"
+    echo "background.threads=2"
+    if [[ ${KAFKA_ACLS:-1} == 1 ]]; then
+      echo "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+      echo "super.users=User:ANONYMOUS"
+    fi
+    if [[ -n ${KAFKA_EXTRA_PROPERTIES:-} ]]; then
+      printf '%s\n' "$KAFKA_EXTRA_PROPERTIES"
+    fi
+  } >"$dir/server.properties"
+  write_log_config "$dir"
+}
+
+# One attempt at a cluster, as start_once: 0 ready, 1 failed, 3 port taken.
+start_cluster_once() {
+  local n=$brokers dir cport rest id ndir role pidfile rc=0 f
+  local -a bports=() servers=() fpids=()
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/kafka-broker.XXXXXX")
+  read -r cport rest <<<"$(free_ports $((n + 1)))"
+  read -r -a bports <<<"$rest"
+  mkdir -p "$state_dir"
+  : >"$state_dir/nodes"
+  mkdir "$dir/controller"
+  write_cluster_config "$dir/controller" "$controller_id" controller 0 "$cport" "$n"
+  echo "$controller_heap_opts" >"$dir/controller/heap"
+  echo "$controller_id controller $state_dir/pid $dir/controller" >>"$state_dir/nodes"
+  for ((id = 1; id <= n; id++)); do
+    ndir=$dir/broker-$id
+    mkdir "$ndir"
+    write_cluster_config "$ndir" "$id" broker "${bports[id - 1]}" "$cport" "$n"
+    echo "$heap_opts" >"$ndir/heap"
+    echo "$id broker $state_dir/pid.$id $ndir" >>"$state_dir/nodes"
+    servers+=("127.0.0.1:${bports[id - 1]}")
+  done
+
+  # Every node formatted with the same cluster id, in parallel.
+  local cid
+  cid=$(random_cluster_id)
+  while read -r id role pidfile ndir; do
+    java -Xmx128m -XX:TieredStopAtLevel=1 "$(jvm_opts "$ndir")" -cp "$libs/*" \
+      kafka.tools.StorageTool format -t "$cid" -c "$ndir/server.properties" \
+      </dev/null >"$ndir/format.log" 2>&1 &
+    fpids+=("$!")
+  done <"$state_dir/nodes"
+  for f in "${fpids[@]}"; do
+    wait "$f" || rc=1
+  done
+  if ((rc != 0)); then
+    cat "$dir"/*/format.log >&2
+    rm -rf "$dir"
+    clear_state
+    die "formatting the KRaft storage failed"
+  fi
+
+  (IFS=, && echo "${servers[*]}") >"$state_dir/bootstrap"
+  echo "$dir" >"$state_dir/workdir"
+  awk '{print $4 "/broker.log"}' "$state_dir/nodes" >"$state_dir/log"
+  echo "$version" >"$state_dir/version"
+  {
+    echo "export KAFKA_BOOTSTRAP_SERVERS=$(cat "$state_dir/bootstrap")"
+    echo "export KAFKA_BROKER_IDS=\"$(seq -s ' ' 1 "$n")\""
+    for ((id = 1; id <= n; id++)); do
+      echo "export KAFKA_BROKER_${id}_ADDR=${servers[id - 1]}"
+    done
+    echo "export KAFKA_CONTROLLER_ADDR=127.0.0.1:$cport"
+  } >"$state_dir/env"
+
+  # The controller first; brokers wait for it anyway.
+  while read -r id role pidfile ndir; do
+    launch_node "$ndir" "$pidfile"
+  done <"$state_dir/nodes"
+  while read -r id role pidfile ndir; do
+    rc=0
+    wait_ready "$ndir" "$pidfile" 0 || rc=$?
+    ((rc == 0)) || break
+  done <"$state_dir/nodes"
+  if ((rc != 0)); then
+    do_stop
+  fi
+  return "$rc"
+}
+
+# The line of node ID in the nodes file: "id role pidfile dir".
+node_line() { # id
+  [[ -f $state_dir/nodes ]] || return 1
+  awk -v id="$1" '$1 == id { print; found = 1 } END { exit !found }' "$state_dir/nodes"
+}
+
+# The port of a node's first listener.
+node_port() { # dir
+  sed -n 's|^listeners=[A-Z_]*://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$1/server.properties"
+}
+
+# Waits until the node logged "Kafka Server started" after byte FROM of its
+# log (a broker logs it once registered and unfenced) and its first listener
+# accepts connections. 0 ready, 1 failed, 3 its port was taken.
+wait_ready() { # dir pidfile from
+  local dir=$1 from=$3 port pid deadline=$((SECONDS + start_timeout))
+  port=$(node_port "$dir")
+  pid=$(cat "$2")
+  while ((SECONDS < deadline)); do
+    alive "$pid" || break
+    if grep -q 'Kafka Server started' <(tail -c +"$((from + 1))" "$dir/broker.log") && port_open "$port"; then
+      return 0
+    fi
+    sleep 0.2
+  done
+  if alive "$pid"; then
+    log "node in $dir not ready after ${start_timeout}s"
+  elif grep -q 'Address already in use' <(tail -c +"$((from + 1))" "$dir/broker.log"); then
+    log "node in $dir exited: port $port was taken meanwhile"
+    return 3
+  else
+    log "node in $dir exited during startup; last lines of its log:"
+    tail -n 40 "$dir/broker.log" >&2 || true
+  fi
+  return 1
+}
+
+# ----------------------------------------------------------------- broker --
+
+# One node of the running cluster (or the single node, ID 1): see the header.
+do_broker() {
+  local verb=${1:-} id=${2:-} line role pidfile dir pid t0=$EPOCHREALTIME
+  [[ $verb =~ ^(stop|kill|pause|resume|start|restart)$ && $id =~ ^[0-9]+$ ]] ||
+    die "usage: $0 broker stop|kill|pause|resume|start|restart ID"
+  lock_state
+  line=$(node_line "$id") ||
+    die "no node $id in $state_dir (nodes: $(awk '{printf "%s ", $1}' "$state_dir/nodes" 2>/dev/null))"
+  read -r _ role pidfile dir <<<"$line"
+  case $verb in
+    stop | kill | pause | resume)
+      pid=$(pid_from "$pidfile") || die "node $id is not running"
+      ;;
+    start)
+      if pid=$(pid_from "$pidfile"); then
+        die "node $id is already running (pid $pid)"
+      fi
+      ;;
+  esac
+  case $verb in
+    stop) node_stop "$id" "$pid" ;;
+    kill)
+      kill -KILL "$pid"
+      wait_gone "$pid" 10 || die "node $id (pid $pid) still there 10s after SIGKILL"
+      ;;
+    pause)
+      kill -STOP "$pid"
+      local i
+      for ((i = 0; i < 50; i++)); do
+        [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) == [Tt] ]] && break
+        sleep 0.02
+      done
+      ;;
+    resume) kill -CONT "$pid" ;;
+    start) node_start "$id" "$pidfile" "$dir" ;;
+    restart)
+      if pid=$(pid_from "$pidfile"); then
+        node_stop "$id" "$pid"
+      fi
+      node_start "$id" "$pidfile" "$dir"
+      ;;
+  esac
+  log "node $id: $verb done in $(elapsed_since "$t0")s"
+}
+
+# SIGTERM: Kafka's controlled shutdown (a broker hands its leaderships over
+# first). SIGCONT too, in case it was paused. A broker that does not finish
+# within a minute is killed, and that is an error.
+node_stop() { # id pid
+  kill -TERM "$2"
+  kill -CONT "$2" 2>/dev/null || true
+  if ! wait_gone "$2" 60; then
+    kill -KILL "$2" 2>/dev/null || true
+    wait_gone "$2" 10 || true
+    die "node $1 (pid $2) did not stop within 60s of SIGTERM; killed it"
+  fi
+}
+
+node_start() { # id pidfile dir
+  local from
+  from=$(stat -c %s "$3/broker.log" 2>/dev/null || echo 0)
+  launch_node "$3" "$2"
+  wait_ready "$3" "$2" "$from" || die "node $1 did not start again (log $3/broker.log)"
+}
+
+wait_gone() { # pid seconds
+  local i
+  for ((i = 0; i < $2 * 20; i++)); do
+    alive "$1" || return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+elapsed_since() { # $EPOCHREALTIME of the start
+  awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'
+}
+
 do_start() {
   local pid
   lock_state
@@ -436,24 +760,34 @@ do_start() {
   fi
   do_stop # a broker that died leaves its state and temp dir behind
   do_download
+  [[ $brokers =~ ^[1-9]$ ]] || die "KAFKA_BROKERS must be 1 to 9, not '$brokers'"
 
-  log "starting Kafka $version"
-  local t0=$SECONDS attempt rc
+  local t0=$SECONDS attempt rc start=start_once
+  if ((brokers > 1)); then
+    log "starting Kafka $version: a controller and $brokers brokers"
+    start=start_cluster_once
+  else
+    log "starting Kafka $version"
+  fi
   for attempt in 1 2 3; do
     rc=0
-    start_once || rc=$?
+    $start || rc=$?
     ((rc == 0)) && break
     ((rc == 3 && attempt < 3)) || die "could not start the broker"
     log "retrying with other ports"
   done
-  log "Kafka $version ready in $((SECONDS - t0))s, pid $(cat "$state_dir/pid"), log $(cat "$state_dir/log")"
+  if ((brokers > 1)); then
+    log "Kafka $version cluster ready in $((SECONDS - t0))s: brokers $(cat "$state_dir/bootstrap"), logs in $(cat "$state_dir/workdir")"
+  else
+    log "Kafka $version ready in $((SECONDS - t0))s, pid $(cat "$state_dir/pid"), log $(cat "$state_dir/log")"
+  fi
   cat "$state_dir/bootstrap"
 }
 
 # ------------------------------------------------------------------- stop --
 
 clear_state() {
-  rm -f "$state_dir"/{pid,bootstrap,workdir,log,version,env}
+  rm -f "$state_dir"/{pid,bootstrap,workdir,log,version,env,nodes} "$state_dir"/pid.*
 }
 
 do_stop() {
@@ -461,24 +795,10 @@ do_stop() {
   [[ -d $state_dir ]] || return 0
   lock_state
   dir=$(cat "$state_dir/workdir" 2>/dev/null || true)
-  if pid=$(running_pid); then
-    log "stopping broker (pid $pid)"
-    # SIGTERM lets Kafka shut down cleanly; KILL only if it hangs.
-    kill -TERM "$pid" 2>/dev/null || true
-    local i
-    for ((i = 0; i < 100; i++)); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.2
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      log "broker did not stop in 20s, killing it"
-      kill -KILL "$pid" 2>/dev/null || true
-      # Reap-free wait: it is not our child once this script restarted.
-      for ((i = 0; i < 50; i++)); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-      done
-    fi
+  if [[ -f $state_dir/nodes ]]; then
+    stop_nodes
+  elif pid=$(running_pid); then
+    stop_pids "$pid"
   fi
   # Only delete dirs this script made (guards against a corrupted state file).
   if [[ -n $dir && -d $dir && $(basename "$dir") == kafka-broker.* ]]; then
@@ -489,6 +809,51 @@ do_stop() {
     fi
   fi
   clear_state
+}
+
+# Brokers (and the single combined node) first, all at once, then the
+# controller: a broker's controlled shutdown needs the controller.
+stop_nodes() {
+  local id role pidfile ndir pid
+  local -a pids=() cpids=()
+  while read -r id role pidfile ndir; do
+    pid=$(pid_from "$pidfile") || continue
+    if [[ $role == controller ]]; then cpids+=("$pid"); else pids+=("$pid"); fi
+  done <"$state_dir/nodes"
+  ((${#pids[@]} == 0)) || stop_pids "${pids[@]}"
+  ((${#cpids[@]} == 0)) || stop_pids "${cpids[@]}"
+}
+
+# SIGTERM lets Kafka shut down cleanly (SIGCONT wakes a paused one to handle
+# it); KILL only if it hangs.
+stop_pids() { # pid...
+  local p i
+  log "stopping broker (pid $*)"
+  for p; do
+    kill -TERM "$p" 2>/dev/null || true
+    kill -CONT "$p" 2>/dev/null || true
+  done
+  for ((i = 0; i < 100; i++)); do
+    any_alive "$@" || return 0
+    sleep 0.2
+  done
+  log "broker did not stop in 20s, killing it"
+  for p; do
+    kill -KILL "$p" 2>/dev/null || true
+  done
+  # Reap-free wait: it is not our child once this script restarted.
+  for ((i = 0; i < 50; i++)); do
+    any_alive "$@" || return 0
+    sleep 0.1
+  done
+}
+
+any_alive() { # pid...
+  local p
+  for p; do
+    alive "$p" && return 0
+  done
+  return 1
 }
 
 # -------------------------------------------------------------------- run --
@@ -523,8 +888,11 @@ do_run() {
   # KAFKA_BOOTSTRAP_SERVERS (PLAINTEXT) and the TLS/SASL variables (header).
   # shellcheck disable=SC1091
   source "$state_dir/env"
-  KAFKA_BROKER_LOG=$(cat "$state_dir/log")
+  KAFKA_BROKER_LOG=$(paste -sd: "$state_dir/log") # one path per node
   export KAFKA_BROKER_LOG
+  # The broker's jars: tests run Kafka's own Java tools (kafka-console-producer) from them.
+  KAFKA_LIBS=$libs
+  export KAFKA_LIBS
   log "running: $*"
   # CMD runs in the background so that a signal to this script is handled
   # at once (bash defers traps until a foreground child exits). "<&0" keeps
@@ -559,6 +927,7 @@ case $cmd in
   start) do_start ;;
   stop) do_stop ;;
   run) do_run "$@" ;;
+  broker) do_broker "$@" ;;
   bootstrap | log | env)
     running_pid >/dev/null || die "no broker is running (state dir $state_dir)"
     cat "$state_dir/$cmd"
@@ -566,6 +935,16 @@ case $cmd in
   status)
     if pid=$(running_pid); then
       log "running: pid $pid, $(cat "$state_dir/bootstrap"), Kafka $(cat "$state_dir/version")"
+      if [[ $(wc -l <"$state_dir/nodes") -gt 1 ]]; then
+        while read -r id role pidfile ndir; do
+          if p=$(pid_from "$pidfile"); then
+            [[ $(awk '{print $3}' "/proc/$p/stat") == [Tt] ]] && s=paused || s=running
+            log "  node $id ($role, 127.0.0.1:$(node_port "$ndir")): $s, pid $p"
+          else
+            log "  node $id ($role, 127.0.0.1:$(node_port "$ndir")): stopped"
+          fi
+        done <"$state_dir/nodes"
+      fi
     else
       log "not running"
       exit 1

@@ -54,8 +54,14 @@ type Kafka struct {
 // Connect opens the independent client.
 func Connect(t testing.TB) *Kafka {
 	t.Helper()
+	return ConnectTo(t, BootstrapServers(t)...)
+}
+
+// ConnectTo opens the independent client on another cluster (FreshBroker's).
+func ConnectTo(t testing.TB, bootstrapServers ...string) *Kafka {
+	t.Helper()
 	cl, err := kgo.NewClient(
-		kgo.SeedBrokers(BootstrapServers(t)...),
+		kgo.SeedBrokers(bootstrapServers...),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()),
 	)
 	if err != nil {

@@ -1,6 +1,8 @@
 package acctest
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -318,4 +320,62 @@ func (k *Kafka) LimitedUser(groups, topics []string) (user, password string) {
 	// ACLs and SCRAM credentials reach the listeners a moment after they are created.
 	time.Sleep(time.Second)
 	return user, password
+}
+
+// RequireConsumerGroupProtocol skips the test unless every broker serves Kafka 4's consumer group
+// protocol (KIP-848) as the test's consumer uses it, asked through kadm. Two answers say "no":
+//   - ApiVersions lists ConsumerGroupHeartbeat (API key 68) not at all (Kafka before 3.7, Kafka 4
+//     with group.version 0) or only at v0 (the early access of Kafka 3.7 to 3.9, which lists it
+//     whether or not it is enabled); franz-go's consumer joins with KIP-848 only from v1 (Kafka
+//     4.0) on, and otherwise silently joins a classic group;
+//   - the broker config group.coordinator.rebalance.protocols lacks "consumer".
+func (k *Kafka) RequireConsumerGroupProtocol() {
+	k.t.Helper()
+	versions, err := k.Admin.ApiVersions(ctx(k.t))
+	if err != nil {
+		k.t.Fatalf("oracle ApiVersions: %v", err)
+	}
+	for _, v := range versions.Sorted() {
+		if v.Err != nil {
+			k.t.Fatalf("oracle ApiVersions of broker %d: %v", v.NodeID, v.Err)
+		}
+		heartbeat, ok := v.KeyMaxVersion(kmsg.ConsumerGroupHeartbeat.Int16())
+		if !ok {
+			k.t.Skipf("KIP-848: broker %d (%s) does not serve the consumer group protocol: ConsumerGroupHeartbeat "+
+				"(API key 68) is absent from its ApiVersions answer", v.NodeID, v.VersionGuess())
+		}
+		if heartbeat < 1 {
+			k.t.Skipf("KIP-848: broker %d (%s) serves only the early-access consumer group protocol: "+
+				"ConsumerGroupHeartbeat (API key 68) up to v%d in its ApiVersions answer; the test's consumer "+
+				"(franz-go) needs v1 (Kafka 4.0)", v.NodeID, v.VersionGuess(), heartbeat)
+		}
+		if protocols := k.brokerConfig(v.NodeID, rebalanceProtocols); protocols != nil &&
+			!slices.Contains(strings.Split(*protocols, ","), "consumer") {
+			k.t.Skipf("KIP-848: broker %d (%s) does not serve the consumer group protocol: %s is %q, without "+
+				"\"consumer\"", v.NodeID, v.VersionGuess(), rebalanceProtocols, *protocols)
+		}
+	}
+}
+
+const rebalanceProtocols = "group.coordinator.rebalance.protocols"
+
+// brokerConfig is one broker's value of a config (DescribeConfigs through kadm); nil when the
+// broker does not know the config.
+func (k *Kafka) brokerConfig(broker int32, key string) *string {
+	k.t.Helper()
+	configs, err := k.Admin.DescribeBrokerConfigs(ctx(k.t), broker)
+	if err != nil {
+		k.t.Fatalf("oracle DescribeConfigs of broker %d: %v", broker, err)
+	}
+	for _, r := range configs {
+		if r.Err != nil {
+			k.t.Fatalf("oracle DescribeConfigs of broker %d: %v", broker, r.Err)
+		}
+		for _, c := range r.Configs {
+			if c.Key == key {
+				return c.Value
+			}
+		}
+	}
+	return nil
 }

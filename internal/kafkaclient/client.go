@@ -111,7 +111,20 @@ func (c *Client) acquire(topics ...string) *topicTransport {
 	slices.Sort(topics)
 	topics = slices.Compact(topics)
 	key := strings.Join(topics, "\x00") // NUL never occurs in a topic name
+	// Ask only for these topics (a non-nil empty list asks for none): no full-cluster metadata.
+	return c.acquireKey(key, append([]string{}, topics...))
+}
 
+// allTopicsKey names the transport whose metadata covers every topic; "*" never occurs in a
+// topic name.
+const allTopicsKey = "*"
+
+// acquireAllTopics returns the transport whose Metadata requests carry a null topic list: every
+// topic the principal may DESCRIBE, in one request, and never an auto-creation.
+func (c *Client) acquireAllTopics() *topicTransport { return c.acquireKey(allTopicsKey, nil) }
+
+// acquireKey returns the transport for key, whose metadata asks for metadataTopics (nil: all).
+func (c *Client) acquireKey(key string, metadataTopics []string) *topicTransport {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if tt, ok := c.transports[key]; ok {
@@ -126,9 +139,8 @@ func (c *Client) acquire(topics ...string) *topicTransport {
 		DialTimeout: c.dialTimeout(), // covers TCP, TLS, ApiVersions and SASL; our context bounds it too
 		ClientID:    c.cfg.ClientID,
 		SASL:        c.cfg.SASL,
-		// Ask only for these topics (a non-nil empty list asks for none): no full-cluster
-		// metadata, and Metadata requests from the transport never allow auto-creation.
-		MetadataTopics: append([]string{}, topics...),
+		// Metadata requests from the transport never allow auto-creation.
+		MetadataTopics: metadataTopics,
 	}
 	tt := &topicTransport{key: key, transport: transport, dials: dials, refs: 1}
 	c.transports[key] = tt

@@ -30,6 +30,9 @@ type dialLog struct {
 	addrs map[string]*addrRecord
 	// listOffsetsMax is each broker's highest ListOffsets version, from its ApiVersions answer.
 	listOffsetsMax map[string]int16
+	// apiVersions is each broker's highest version of every API, from its ApiVersions answer
+	// (apiversions.go).
+	apiVersions map[string]map[int16]int16
 }
 
 type addrRecord struct {

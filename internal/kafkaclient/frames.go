@@ -65,6 +65,7 @@ func checkApiVersions(dials *dialLog, address string, frame []byte, v int16) err
 		return nil // kafka-go reports the error code itself
 	}
 	dials.noteListOffsetsMax(address, maxVersion[2])
+	dials.noteApiVersions(address, maxVersion)
 	for _, need := range []struct {
 		key  int16
 		name string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/segmentio/kafka-go"
@@ -35,38 +36,56 @@ type GroupPartitionOffsets struct {
 	Partition int
 	// Committed is the next offset the group will read (OffsetFetch); nil where it has no commit.
 	Committed *int64
+	// Earliest is the partition's log start offset.
+	Earliest int64
 	// Latest is the partition's latest offset under the request's isolation level.
 	Latest int64
-	// Lag is Latest - Committed, clamped at 0; nil where there is no commit.
+	// Lag is Latest - Committed, as Kafka's kafka-consumer-groups.sh shows it: negative for a
+	// commit past Latest, never clamped; nil where there is no commit.
 	Lag *int64
+	// OutOfRange: the commit lies outside the log, before its start or past its end (the high
+	// watermark). A consumer of the group that resumes there is answered OFFSET_OUT_OF_RANGE and
+	// resets per its auto.offset.reset instead of reading from the commit.
+	OutOfRange bool
+	// LogEnd is the high watermark that OutOfRange was decided with: Latest under
+	// read_uncommitted; under read_committed, where Latest is the last stable offset, it is read
+	// apart only for a commit beyond Latest, and equals Latest otherwise.
+	LogEnd int64
 }
 
-// GroupNotFoundError: the group has neither members nor committed offsets. Brokers do not say
-// "no such group": they describe it as Dead or Empty and fetch no offsets.
+// GroupNotFoundError: the group does not exist. Apache Kafka does not say "no such group": it
+// describes the group as Dead or Empty and fetches no offsets. Some Kafka-compatible services
+// (and franz-go's kfake) answer GROUP_ID_NOT_FOUND instead.
 type GroupNotFoundError struct {
-	GroupID  string
-	State    string
-	NoGroups bool // __consumer_offsets does not exist: no group ever existed on this cluster
+	GroupID string
+	State   string
+	// NoGroups: the cluster has no __consumer_offsets topic and no broker lists the group
+	// (ListGroups): on Apache Kafka, no group has ever existed on the cluster.
+	NoGroups bool
+	// Op is the request that answered GROUP_ID_NOT_FOUND (69), if one did.
+	Op string
 }
 
 func (e *GroupNotFoundError) Error() string {
-	if e.NoGroups {
-		return fmt.Sprintf("consumer group %q does not exist: no consumer group has ever existed on this cluster "+
-			"(its %s topic does not exist)", e.GroupID, offsetsTopic)
+	switch {
+	case e.Op != "":
+		return fmt.Sprintf("consumer group %q does not exist: %s answered GROUP_ID_NOT_FOUND (error code 69)",
+			e.GroupID, e.Op)
+	case e.NoGroups:
+		return fmt.Sprintf("consumer group %q does not exist: no broker lists it (ListGroups), and the cluster "+
+			"has no %s topic (on Apache Kafka: no consumer group has ever existed on this cluster)", e.GroupID, offsetsTopic)
 	}
 	return fmt.Sprintf("consumer group %q has no members and no committed offsets (broker reports state %q): "+
 		"it does not exist, it has never committed, or the provider's principal may not DESCRIBE the topics "+
 		"it committed on (OffsetFetch leaves those out)", e.GroupID, e.State)
 }
 
-// GroupOffsets reads a consumer group's committed offsets and the latest offsets of its
-// partitions, within the Client's timeout.
+// GroupOffsets reads a consumer group's committed offsets and the earliest and latest offsets of
+// its partitions, within the Client's timeout.
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	// Group requests go to the coordinator, found with FindCoordinator, which makes the broker
-	// create __consumer_offsets if it is missing: this transport's metadata covers that topic,
-	// so that a cluster where no group ever existed is answered without creating it.
+	// This transport's metadata covers __consumer_offsets, for groupMayExist.
 	tt := c.acquire(offsetsTopic)
 	defer c.release(tt)
 
@@ -76,7 +95,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		live      bool
 	)
 	err := c.withRetries(ctx, tt, func(fresh bool) error {
-		if err := c.offsetsTopicExists(ctx, tt, fresh); err != nil {
+		if err := c.groupMayExist(ctx, tt, req.GroupID, fresh); err != nil {
 			return err
 		}
 		var err error
@@ -86,7 +105,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		committed, err = c.fetchCommitted(ctx, tt, req.GroupID)
 		return err
 	})
-	if errors.Is(err, errNoOffsetsTopic) {
+	if errors.Is(err, errNoGroups) {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: "Dead", NoGroups: true}
 	}
 	if err != nil {
@@ -104,65 +123,141 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	}
 	slices.Sort(topics)
 	topics = slices.Compact(topics)
-	latest := map[string][]PartitionOffsets{}
 	for _, topic := range topics {
-		res, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: req.Isolation, latestOnly: true})
-		var tnf *TopicNotFoundError
-		if errors.As(err, &tnf) && req.Topics == nil {
-			return GroupOffsets{}, fmt.Errorf("group %q has committed offsets for a topic that no longer exists "+
-				"(list the topics to read in topics): %w", req.GroupID, err)
-		}
+		partitions, err := c.topicLag(ctx, req, topic, committed[topic])
 		if err != nil {
 			return GroupOffsets{}, err
 		}
-		latest[topic] = res
-	}
-	for _, topic := range topics {
-		for _, p := range latest[topic] {
-			out.Partitions = append(out.Partitions, groupPartition(topic, p, committed[topic]))
-		}
+		out.Partitions = append(out.Partitions, partitions...)
 	}
 	return out, nil
+}
+
+// topicLag reads one topic's offsets (earliest and latest: the earliest decides whether a commit
+// lies before the log start) and applies the lag rule to every partition.
+func (c *Client) topicLag(ctx context.Context, req GroupOffsetsRequest, topic string, committed map[int]int64) ([]GroupPartitionOffsets, error) {
+	res, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: req.Isolation})
+	var tnf *TopicNotFoundError
+	if errors.As(err, &tnf) && req.Topics == nil {
+		return nil, fmt.Errorf("group %q has committed offsets for a topic that no longer exists "+
+			"(list the topics to read in topics): %w", req.GroupID, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	logEnds, err := c.logEnds(ctx, req.Isolation, topic, res, committed)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GroupPartitionOffsets, len(res))
+	for i, p := range res {
+		out[i] = groupPartition(topic, p, logEnds[p.Partition], committed)
+	}
+	return out, nil
+}
+
+// logEnds is each partition's high watermark, the end of the log a consumer's fetch offset must
+// not pass. Under read_uncommitted that is Latest. Under read_committed Latest is the last stable
+// offset, and a commit between it and the high watermark (a read_uncommitted consumer's) is in
+// the log: the high watermark is then read too, for that topic only.
+func (c *Client) logEnds(ctx context.Context, isolation Isolation, topic string, res []PartitionOffsets, committed map[int]int64) (map[int]int64, error) {
+	ends := make(map[int]int64, len(res))
+	beyond := false
+	for _, p := range res {
+		ends[p.Partition] = p.Latest
+		if offset, ok := committed[p.Partition]; ok && offset > p.Latest {
+			beyond = true
+		}
+	}
+	if isolation != ReadCommitted || !beyond {
+		return ends, nil
+	}
+	hw, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: ReadUncommitted, latestOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range hw {
+		ends[p.Partition] = max(p.Latest, ends[p.Partition])
+	}
+	return ends, nil
+}
+
+// groupPartition is the lag rule, the one place every data source that shows a group's lag takes
+// it from. Lag is latest - committed, as Kafka's kafka-consumer-groups.sh computes it: not
+// clamped, so a commit past the log end reads as negative, never as caught up (a commit before
+// the log start reads as the whole distance to latest). The commit is out of range when it lies
+// before p.Earliest or past logEnd, the high watermark (p.Latest under read_uncommitted).
+func groupPartition(topic string, p PartitionOffsets, logEnd int64, committed map[int]int64) GroupPartitionOffsets {
+	gp := GroupPartitionOffsets{Topic: topic, Partition: p.Partition, Earliest: p.Earliest, Latest: p.Latest, LogEnd: logEnd}
+	if offset, ok := committed[p.Partition]; ok {
+		lag := p.Latest - offset // both 0 or more: cannot overflow
+		gp.Committed, gp.Lag = &offset, &lag
+		gp.OutOfRange = offset < p.Earliest || offset > logEnd
+	}
+	return gp
+}
+
+// TotalLag is the sum of the positive lags: a negative lag (a commit past the log end) must not
+// cancel another partition's real lag. ok is false when the sum does not fit in an int64.
+func TotalLag(partitions []GroupPartitionOffsets) (total int64, ok bool) {
+	for _, p := range partitions {
+		if p.Lag == nil || *p.Lag <= 0 {
+			continue
+		}
+		if *p.Lag > math.MaxInt64-total {
+			return total, false
+		}
+		total += *p.Lag
+	}
+	return total, true
 }
 
 // offsetsTopic is Kafka's internal topic of group metadata and committed offsets.
 const offsetsTopic = "__consumer_offsets"
 
-// errNoOffsetsTopic: __consumer_offsets does not exist, so no group does.
-var errNoOffsetsTopic = errors.New(offsetsTopic + " does not exist")
+// errNoGroups: __consumer_offsets does not exist and no broker lists the group.
+var errNoGroups = errors.New("no broker lists the group and " + offsetsTopic + " does not exist")
 
-// offsetsTopicExists checks, from the transport's metadata, that __consumer_offsets exists; a
-// "no" from a cached layout is asked again fresh before it is believed.
-func (c *Client) offsetsTopicExists(ctx context.Context, tt *topicTransport, fresh bool) error {
+// offsetsTopicListed: the metadata lists __consumer_offsets.
+func offsetsTopicListed(md *kafka.MetadataResponse) bool {
+	t := findTopic(md, offsetsTopic)
+	var code kafka.Error
+	return t != nil && (!errors.As(t.Error, &code) || code != kafka.UnknownTopicOrPartition)
+}
+
+// groupMayExist decides, before any request that finds the group's coordinator, whether the
+// group can exist. FindCoordinator for a group makes Apache Kafka create __consumer_offsets,
+// which a read must not do; kafka-go sends it before every group request. Where the transport's
+// metadata lists __consumer_offsets, the coordinator is asked. Where it does not, ListGroups on
+// every broker (which creates nothing) decides: on Apache Kafka no broker lists a group then (no
+// group has ever existed), while Kafka-compatible services that keep offsets elsewhere (Azure
+// Event Hubs; franz-go's kfake) list it, a group with commits and no members as Empty. A "no"
+// from a cached layout is asked again fresh before it is believed.
+func (c *Client) groupMayExist(ctx context.Context, tt *topicTransport, group string, fresh bool) error {
 	md, err := c.metadata(ctx, tt, offsetsTopic)
 	if err != nil {
 		return err
 	}
-	t := findTopic(md, offsetsTopic)
-	var code kafka.Error
-	if t == nil || errors.As(t.Error, &code) && code == kafka.UnknownTopicOrPartition {
-		if !fresh {
-			return errStaleMetadata
-		}
-		return errNoOffsetsTopic
+	if offsetsTopicListed(md) {
+		return nil
 	}
-	return nil
-}
-
-func groupPartition(topic string, p PartitionOffsets, committed map[int]int64) GroupPartitionOffsets {
-	gp := GroupPartitionOffsets{Topic: topic, Partition: p.Partition, Latest: p.Latest}
-	if offset, ok := committed[p.Partition]; ok {
-		lag := max(p.Latest-offset, 0)
-		gp.Committed, gp.Lag = &offset, &lag
+	listed, err := c.listedAnywhere(ctx, tt, md.Brokers, group)
+	switch {
+	case err != nil || listed:
+		return err
+	case !fresh:
+		return errStaleMetadata
 	}
-	return gp
+	return errNoGroups
 }
 
 // describeGroup returns the group's state as its coordinator reports it, and whether the group
 // exists with members. DescribeGroups (through kafka-go's protocol package: its
 // Client.DescribeGroups also decodes member metadata, which fails on groups that are not
-// consumer groups) answers for classic groups; a group it does not know, a KIP-848 consumer
-// group among them, is looked up with ListGroups on its coordinator.
+// consumer groups) answers for classic groups; a group it does not know (Dead, or
+// GROUP_ID_NOT_FOUND), a KIP-848 consumer group among them, is looked up with ListGroups on its
+// coordinator. A group neither knows is Dead without members: OffsetFetch then decides whether it
+// exists (its commits outlive its members).
 func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group string) (string, bool, error) {
 	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &describegroups.Request{Groups: []string{group}})
 	if err != nil {
@@ -190,7 +285,7 @@ func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group st
 // all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
 // commit (-1) are left out.
 func (c *Client) fetchCommitted(ctx context.Context, tt *topicTransport, group string) (map[string]map[int]int64, error) {
-	res, err := tt.client().OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: group})
+	res, err := fetchOffsetsOfGroup(ctx, tt, group) // offsetfetch.go: kafka-go's Client.OffsetFetch is replaced
 	if err != nil {
 		return nil, tt.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group), "", -1, err)
 	}
@@ -224,7 +319,12 @@ func groupError(op, group string, err error) error {
 		return nil
 	}
 	var code kafka.Error
-	if errors.As(err, &code) {
+	switch {
+	case errors.As(err, &code) && code == kafka.GroupIdNotFound:
+		// Apache Kafka answers an unknown group with no offsets; some services, kfake among them,
+		// with this code: both mean the group does not exist.
+		return &GroupNotFoundError{GroupID: group, State: "Dead", Op: op}
+	case errors.As(err, &code):
 		return &BrokerError{Op: op, Group: group, Partition: -1, Code: code}
 	}
 	return fmt.Errorf("%s for group %q: %w", op, group, err)

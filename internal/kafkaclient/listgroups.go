@@ -71,16 +71,35 @@ func (c *Client) listedGroup(ctx context.Context, tt *topicTransport, group stri
 	if fc.ErrorCode != 0 {
 		return "", false, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: kafka.Error(fc.ErrorCode)}
 	}
-	m, err = tt.transport.RoundTrip(ctx, tt.addr(), &listGroupsRequest{coordinator: fc.NodeID})
+	return c.listGroupOn(ctx, tt, fc.NodeID, group)
+}
+
+// listedAnywhere says whether any of the brokers lists the group (ListGroups on each: a broker
+// lists the groups it coordinates), without FindCoordinator.
+func (c *Client) listedAnywhere(ctx context.Context, tt *topicTransport, brokers []kafka.Broker, group string) (bool, error) {
+	for _, b := range brokers {
+		_, found, err := c.listGroupOn(ctx, tt, int32(b.ID), group)
+		if err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+// listGroupOn asks one broker for the groups it holds (ListGroups) and returns this one's state
+// (empty below ListGroups v4); found is false when the broker does not hold the group.
+func (c *Client) listGroupOn(ctx context.Context, tt *topicTransport, broker int32, group string) (state string, found bool, err error) {
+	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listGroupsRequest{coordinator: broker})
 	if err != nil {
-		return "", false, tt.dials.requestError(fmt.Sprintf("ListGroups on the coordinator of group %q", group), "", -1, err)
+		return "", false, tt.dials.requestError(fmt.Sprintf("ListGroups on broker %d for group %q", broker, group), "", -1, err)
 	}
 	lg, ok := m.(*listGroupsResponse)
 	if !ok {
-		return "", false, fmt.Errorf("ListGroups for group %q: unexpected answer %T", group, m)
+		return "", false, fmt.Errorf("ListGroups on broker %d for group %q: unexpected answer %T", broker, group, m)
 	}
 	if lg.ErrorCode != 0 {
-		return "", false, &BrokerError{Op: "ListGroups", Group: group, Partition: -1, Code: kafka.Error(lg.ErrorCode)}
+		return "", false, &BrokerError{Op: fmt.Sprintf("ListGroups on broker %d", broker), Group: group, Partition: -1,
+			Code: kafka.Error(lg.ErrorCode)}
 	}
 	for _, g := range lg.Groups {
 		if g.GroupID == group {

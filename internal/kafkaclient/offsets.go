@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/segmentio/kafka-go"
@@ -195,22 +196,42 @@ func lookups(req OffsetsRequest) []lookup {
 	return append(out, lookup{timestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
 }
 
-// listOffsets sends, for each lookup in turn, one request per leader holding all of that leader's
-// partitions (a partition may appear only once per request), and assembles the answers sorted
-// by partition. Lookups go one after the other, the earliest offset first and the latest last:
-// offsets only move forward, so every answer read in between lies between those two.
+// topicPartition names one partition of one topic.
+type topicPartition struct {
+	topic     string
+	partition int
+}
+
+// listOffsets reads the partitions of req.Topic given in leaders (partition to leader), sorted by
+// partition.
 func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, leaders map[int]kafka.Broker) ([]PartitionOffsets, error) {
-	byLeader := map[kafka.Broker][]int32{}
+	byTP := make(map[topicPartition]kafka.Broker, len(leaders))
 	for p, leader := range leaders {
-		byLeader[leader] = append(byLeader[leader], int32(p))
+		byTP[topicPartition{req.Topic, p}] = leader
 	}
-	out := make(map[int]*PartitionOffsets, len(leaders))
-	for p := range leaders {
-		out[p] = &PartitionOffsets{Partition: p}
+	res, err := listTopicsOffsets(ctx, tt, req, byTP)
+	return res[req.Topic], err
+}
+
+// listTopicsOffsets sends, for each lookup in turn, one request per leader holding all of that
+// leader's partitions, of every topic (a partition may appear only once per request), and
+// assembles the answers by topic, sorted by partition: the number of requests grows with the
+// leaders, not with the topics. Lookups go one after the other, the earliest offset first and the
+// latest last: offsets only move forward, so every answer read in between lies between those two.
+func listTopicsOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, leaders map[topicPartition]kafka.Broker) (map[string][]PartitionOffsets, error) {
+	byLeader := map[kafka.Broker][]topicPartition{}
+	out := make(map[topicPartition]*PartitionOffsets, len(leaders))
+	for tp, leader := range leaders {
+		byLeader[leader] = append(byLeader[leader], tp)
+		out[tp] = &PartitionOffsets{Partition: tp.partition}
 	}
 	for _, l := range lookups(req) {
 		if l.timestamp == timestampMax {
-			if err := tt.dials.supportsMaxTimestamp(byLeader); err != nil {
+			brokers := make(map[kafka.Broker][]int32, len(byLeader))
+			for b := range byLeader {
+				brokers[b] = nil
+			}
+			if err := tt.dials.supportsMaxTimestamp(brokers); err != nil {
 				return nil, err
 			}
 		}
@@ -218,14 +239,18 @@ func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, le
 			return nil, err
 		}
 	}
-	res := make([]PartitionOffsets, 0, len(out))
-	for _, p := range out {
-		if err := settle(req, p); err != nil {
+	res := map[string][]PartitionOffsets{}
+	for tp, p := range out {
+		topicReq := req
+		topicReq.Topic = tp.topic
+		if err := settle(topicReq, p); err != nil {
 			return nil, err
 		}
-		res = append(res, *p)
+		res[tp.topic] = append(res[tp.topic], *p)
 	}
-	slices.SortFunc(res, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
+	for _, ps := range res {
+		slices.SortFunc(ps, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
+	}
 	return res, nil
 }
 
@@ -265,7 +290,7 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 }
 
 // lookupAll sends one lookup to every leader at once and records the answers in out.
-func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lookup, byLeader map[kafka.Broker][]int32, out map[int]*PartitionOffsets) error {
+func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lookup, byLeader map[kafka.Broker][]topicPartition, out map[topicPartition]*PartitionOffsets) error {
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
@@ -275,15 +300,15 @@ func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lo
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			answers, err := listOffsetsOnce(ctx, tt, req.Topic, req.Isolation, l, leader, partitions)
+			answers, err := listOffsetsOnce(ctx, tt, req.Isolation, l, leader, partitions)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
 				errs = append(errs, err)
 				return
 			}
-			for _, a := range answers {
-				l.set(out[int(a.Partition)], a.Offset, a.Timestamp)
+			for tp, a := range answers {
+				l.set(out[tp], a.Offset, a.Timestamp)
 			}
 		}()
 	}
@@ -318,55 +343,99 @@ func partitionOf(err error) int {
 	return -1
 }
 
-// listOffsetsOnce sends one ListOffsets request for partitions (all led by one broker) and checks
-// that every partition answered without an error. An entry with an error carries placeholder
-// offsets (-1): never use them.
-func listOffsetsOnce(ctx context.Context, tt *topicTransport, topic string, isolation Isolation, l lookup, leader kafka.Broker, partitions []int32) ([]listOffsetsResponsePartition, error) {
-	rp := make([]listOffsetsRequestPartition, len(partitions))
-	for i, p := range partitions {
-		rp[i] = listOffsetsRequestPartition{Partition: p, CurrentLeaderEpoch: -1, Timestamp: l.timestamp}
-	}
+// listOffsetsOnce sends one ListOffsets request for partitions (all led by one broker, of one or
+// more topics) and checks that every partition answered without an error. An entry with an error
+// carries placeholder offsets (-1): never use them.
+func listOffsetsOnce(ctx context.Context, tt *topicTransport, isolation Isolation, l lookup, leader kafka.Broker, partitions []topicPartition) (map[topicPartition]listOffsetsResponsePartition, error) {
 	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listOffsetsRequest{
 		ReplicaID:      -1,
 		IsolationLevel: int8(isolation),
-		Topics:         []listOffsetsRequestTopic{{Topic: topic, Partitions: rp}},
+		Topics:         listOffsetsTopics(partitions, l.timestamp),
 	})
+	about := describePartitions(partitions)
 	if err != nil {
-		op := fmt.Sprintf("%s for topic %q partition%s %s", l.op, topic, plural(len(partitions)), joinInts(partitions))
-		return nil, tt.dials.requestError(op, brokerAddress(leader), leader.ID, err)
+		return nil, tt.dials.requestError(l.op+" for "+about, brokerAddress(leader), leader.ID, err)
 	}
 	res, ok := m.(*listOffsetsResponse)
 	if !ok {
-		return nil, fmt.Errorf("%s for topic %q: unexpected response type %T", l.op, topic, m)
+		return nil, fmt.Errorf("%s for %s: unexpected response type %T", l.op, about, m)
 	}
-	answered := make(map[int32]listOffsetsResponsePartition, len(partitions))
+	answered := make(map[topicPartition]listOffsetsResponsePartition, len(partitions))
 	for _, t := range res.Topics {
-		if t.Topic != topic {
-			continue
-		}
 		for _, p := range t.Partitions {
-			answered[p.Partition] = p
+			answered[topicPartition{t.Topic, int(p.Partition)}] = p
 		}
 	}
-	out := make([]listOffsetsResponsePartition, 0, len(partitions))
-	for _, p := range partitions {
-		a, ok := answered[p]
+	out := make(map[topicPartition]listOffsetsResponsePartition, len(partitions))
+	for _, tp := range partitions {
+		a, ok := answered[tp]
 		switch {
 		case !ok:
 			return nil, fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
-				l.op, topic, p)
+				l.op, tp.topic, tp.partition)
 		case a.ErrorCode == int16(kafka.UnsupportedVersion) && l.timestamp == timestampMax:
 			return nil, &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
 		case a.ErrorCode != 0:
-			return nil, &BrokerError{Op: l.op, Topic: topic, Partition: int(p), Code: kafka.Error(a.ErrorCode),
+			return nil, &BrokerError{Op: l.op, Topic: tp.topic, Partition: tp.partition, Code: kafka.Error(a.ErrorCode),
 				Broker: describeBroker(brokerAddress(leader), leader.ID)}
 		case a.Offset < 0 && l.timestamp < 0 && l.timestamp != timestampMax:
 			return nil, fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
-				l.op, topic, p, a.Offset)
+				l.op, tp.topic, tp.partition, a.Offset)
 		}
-		out = append(out, a)
+		out[tp] = a
 	}
 	return out, nil
+}
+
+// listOffsetsTopics groups partitions by topic, in order of name and partition, each asked for
+// timestamp.
+func listOffsetsTopics(partitions []topicPartition, timestamp int64) []listOffsetsRequestTopic {
+	sorted := slices.Clone(partitions)
+	slices.SortFunc(sorted, func(a, b topicPartition) int {
+		if c := strings.Compare(a.topic, b.topic); c != 0 {
+			return c
+		}
+		return a.partition - b.partition
+	})
+	var topics []listOffsetsRequestTopic
+	for _, tp := range sorted {
+		if len(topics) == 0 || topics[len(topics)-1].Topic != tp.topic {
+			topics = append(topics, listOffsetsRequestTopic{Topic: tp.topic})
+		}
+		t := &topics[len(topics)-1]
+		t.Partitions = append(t.Partitions, listOffsetsRequestPartition{
+			Partition: int32(tp.partition), CurrentLeaderEpoch: -1, Timestamp: timestamp,
+		})
+	}
+	return topics
+}
+
+// describePartitions names partitions for an error: `topic "a" partitions 0, 1` (all of one
+// topic), or the first few topics.
+func describePartitions(partitions []topicPartition) string {
+	var names []string
+	for _, tp := range partitions {
+		names = append(names, tp.topic)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if len(names) == 1 {
+		ids := make([]int32, len(partitions))
+		for i, tp := range partitions {
+			ids[i] = int32(tp.partition)
+		}
+		slices.Sort(ids)
+		return fmt.Sprintf("topic %q partition%s %s", names[0], plural(len(ids)), joinInts(ids))
+	}
+	const shown = 3
+	quoted := make([]string, 0, shown)
+	for _, n := range names[:min(shown, len(names))] {
+		quoted = append(quoted, fmt.Sprintf("%q", n))
+	}
+	if len(names) > shown {
+		return fmt.Sprintf("topics %s and %d more", strings.Join(quoted, ", "), len(names)-shown)
+	}
+	return "topics " + strings.Join(quoted, ", ")
 }
 
 // errInconsistentOffsets: the broker's answers contradict each other (earliest above latest, a

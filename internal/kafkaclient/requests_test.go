@@ -55,7 +55,7 @@ func expectRequests(t *testing.T, counts func() map[int16]int, dials *atomic.Int
 
 func describeCounts(c map[int16]int) string {
 	s := ""
-	for _, k := range []kmsg.Key{kmsg.Metadata, kmsg.ListOffsets, kmsg.FindCoordinator, kmsg.DescribeGroups, kmsg.OffsetFetch} {
+	for _, k := range []kmsg.Key{kmsg.Metadata, kmsg.ListOffsets, kmsg.FindCoordinator, kmsg.DescribeGroups, kmsg.ListGroups, kmsg.OffsetFetch} {
 		if n := c[int16(k)]; n > 0 {
 			s += fmt.Sprintf("%s %d; ", k.Name(), n)
 		}
@@ -106,10 +106,11 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 			t.Fatalf("got %+v", res)
 		}
 		// Metadata: one for the brokers-only transport, one for the topic's. FindCoordinator:
-		// kafka-go asks before each group request.
+		// kafka-go asks before each group request. ListOffsets: earliest and latest per leader (the
+		// earliest tells a commit before the log start).
 		expectRequests(t, counts, dials, map[kmsg.Key]int{
 			kmsg.Metadata: 2, kmsg.FindCoordinator: 2, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
-			kmsg.ListOffsets: len(leaders),
+			kmsg.ListOffsets: 2 * len(leaders),
 		})
 	})
 }

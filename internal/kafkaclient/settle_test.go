@@ -3,6 +3,8 @@ package kafkaclient
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -102,13 +104,26 @@ func TestCoordinatorLoadingIsRetried(t *testing.T) {
 }
 
 // A cluster where no group ever existed has no __consumer_offsets: the read says the group does
-// not exist without FindCoordinator, which would make the broker create that topic.
+// not exist without FindCoordinator, which would make the broker create that topic. ListGroups on
+// every broker, which creates nothing, decided it (twice: a "no" is asked again fresh).
 func TestGroupReadOnClusterWithoutGroups(t *testing.T) {
-	c := newCluster(t, kfake.SeedTopics(1, "t")) // kfake, like a fresh Kafka, has no __consumer_offsets
-	var coordinatorLookups int
-	c.ControlKey(int16(kmsg.FindCoordinator), func(kmsg.Request) (kmsg.Response, error, bool) {
+	// kfake, like a fresh Kafka, has no __consumer_offsets
+	c := newCluster(t, kfake.NumBrokers(3), kfake.SeedTopics(1, "t"))
+	var (
+		mu                 sync.Mutex
+		coordinatorLookups int
+		listedOn           = map[int32]int{}
+	)
+	c.Control(func(r kmsg.Request) (kmsg.Response, error, bool) {
 		c.KeepControl()
-		coordinatorLookups++
+		mu.Lock()
+		defer mu.Unlock()
+		switch kmsg.Key(r.Key()) {
+		case kmsg.FindCoordinator:
+			coordinatorLookups++
+		case kmsg.ListGroups:
+			listedOn[c.CurrentNode()]++
+		}
 		return nil, nil, false
 	})
 	cl := newClient(t, c, 3*time.Second)
@@ -117,7 +132,12 @@ func TestGroupReadOnClusterWithoutGroups(t *testing.T) {
 	if !errors.As(err, &gnf) || !gnf.NoGroups {
 		t.Fatalf("got %v; want GroupNotFoundError saying no group ever existed", err)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if coordinatorLookups != 0 {
 		t.Fatalf("sent %d FindCoordinator requests; want none", coordinatorLookups)
+	}
+	if want := map[int32]int{0: 2, 1: 2, 2: 2}; fmt.Sprint(listedOn) != fmt.Sprint(want) {
+		t.Fatalf("ListGroups requests by broker: %v; want %v", listedOn, want)
 	}
 }

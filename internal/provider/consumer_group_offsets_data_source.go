@@ -2,13 +2,15 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -29,12 +31,13 @@ func NewConsumerGroupOffsetsDataSource() datasource.DataSource {
 }
 
 type consumerGroupOffsetsModel struct {
-	GroupID        types.String `tfsdk:"group_id"`
-	Topics         types.Set    `tfsdk:"topics"`
-	IsolationLevel types.String `tfsdk:"isolation_level"`
-	State          types.String `tfsdk:"state"`
-	TotalLag       types.Int64  `tfsdk:"total_lag"`
-	Partitions     types.List   `tfsdk:"partitions"`
+	GroupID        types.String    `tfsdk:"group_id"`
+	Topics         types.Set       `tfsdk:"topics"`
+	IsolationLevel types.String    `tfsdk:"isolation_level"`
+	State          types.String    `tfsdk:"state"`
+	TotalLag       types.Int64     `tfsdk:"total_lag"`
+	Partitions     types.List      `tfsdk:"partitions"`
+	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
 
 var groupPartitionType = types.ObjectType{AttrTypes: map[string]attr.Type{
@@ -55,14 +58,23 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
 			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
 			"FindCoordinator and ListGroups. Read-only: it never joins, syncs, heartbeats or commits, so the " +
-			"group's members, generation and offsets are untouched. A group has caught up when `total_lag == 0`; " +
-			"in a gate, set `topics`, so that a group that has not committed yet shows its partitions with a " +
-			"`null` commit instead of no partitions and a `total_lag` of 0. Without `topics`, the broker lists " +
+			"group's members, generation and offsets are untouched, and it creates nothing: where the cluster has " +
+			"no `__consumer_offsets` topic (no group has ever existed on it, or a Kafka-compatible service keeps " +
+			"offsets elsewhere), ListGroups on every broker decides whether the group exists before FindCoordinator, " +
+			"which would make Apache Kafka create that topic. A group has caught up when every `lag` is 0 or more " +
+			"and `total_lag == 0` (a negative `lag` is a commit past the log end); in a gate, set `topics`, so " +
+			"that a group that has not committed yet shows its partitions with a `null` commit instead of no partitions and a `total_lag` of 0. Without `topics`, the broker lists " +
 			"only the topics the provider's principal may DESCRIBE; a listed topic it may not is an error " +
 			"(TOPIC_AUTHORIZATION_FAILED) naming the ACL to grant.\n\n" +
 			"Errors: `Consumer group not found` (on `group_id`) when the group has neither members nor committed " +
-			"offsets (brokers answer \"no offsets\", not \"no such group\"); `Topic not found` (on `topics`) for a " +
-			"listed or committed topic that does not exist; and those of `kafka_partition_offsets`.",
+			"offsets (Apache Kafka answers \"no offsets\", not \"no such group\"), when a broker answers " +
+			"GROUP_ID_NOT_FOUND (as some Kafka-compatible services do), or when the cluster has no " +
+			"`__consumer_offsets` topic and no broker lists the group; `Topic not found` (on `topics`) for a " +
+			"listed or committed topic that does not exist; and those of `kafka_partition_offsets`. Warning: " +
+			"`Committed offset outside the log` names every partition whose commit lies before `earliest` or past " +
+			"the log end, where a consumer of the group resets (per its `auto.offset.reset`) instead of resuming " +
+			"(the earliest offset is read for this check).",
+		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{
 				Required:            true,
@@ -87,8 +99,10 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
-				MarkdownDescription: "The sum of `lag` over the partitions that have a commit. Partitions without " +
-					"a commit are left out: check `committed_offset` for `null` to gate on them.",
+				MarkdownDescription: "The sum of the positive `lag`s, in offsets: a negative `lag` (a commit past " +
+					"the log end) does not cancel another partition's real lag, and does not count as caught up " +
+					"either: gate on every `lag >= 0` too. Partitions without a commit are left out: check " +
+					"`committed_offset` for `null` to gate on them.",
 			},
 			"partitions": schema.ListNestedAttribute{
 				Computed:            true,
@@ -101,8 +115,15 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 					"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
 						"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
 					"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
-						"committed_offset`, clamped at 0 (in offsets, not records: transaction markers count). " +
-						"`null` when there is no commit."},
+						"committed_offset` (in offsets, not records: transaction markers count), as Kafka's " +
+						"`kafka-consumer-groups.sh` shows it: not clamped, so it may be **negative**. Negative when " +
+						"the commit is past the log end (left behind when a topic is deleted and recreated under " +
+						"the same name, or by an unclean leader election): a consumer does not resume there but is " +
+						"answered OFFSET_OUT_OF_RANGE and resets per its `auto.offset.reset`, and the read warns " +
+						"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
+						"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
+						"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
+						"warning. `null` when there is no commit."},
 				}},
 			},
 		},
@@ -128,18 +149,19 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		}
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
-	res, err := d.data.client.GroupOffsets(ctx, q)
-	if err != nil {
-		addReadError(&resp.Diagnostics, err, path.Root("topics"))
+	res, ok := readGroupOffsets(ctx, d.data.client, q, m.Wait, &resp.Diagnostics) // once, or with the wait block
+	if !ok {
 		return
 	}
 
-	var total int64
+	total, ok := kafkaclient.TotalLag(res.Partitions)
+	if !ok {
+		resp.Diagnostics.AddError("Offsets out of range", "The total_lag does not fit in a 64-bit integer: the "+
+			"broker answered offsets near 2^63, which no real partition reaches.")
+	}
+	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
 	partitions := make([]attr.Value, len(res.Partitions))
 	for i, p := range res.Partitions {
-		if p.Lag != nil {
-			total = sumOffsets(total, *p.Lag, "total_lag", &resp.Diagnostics)
-		}
 		obj, diags := types.ObjectValue(groupPartitionType.AttrTypes, map[string]attr.Value{
 			"topic":            types.StringValue(p.Topic),
 			"partition":        types.Int64Value(int64(p.Partition)),
@@ -160,4 +182,32 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	m.TotalLag = types.Int64Value(total)
 	m.Partitions = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// addOutOfRangeWarning names every partition whose commit lies outside its log, and says what the
+// group's consumers will do there: such a commit is not progress, whatever its lag.
+func addOutOfRangeWarning(diags *diag.Diagnostics, group string, partitions []kafkaclient.GroupPartitionOffsets) {
+	var lines []string
+	for _, p := range partitions {
+		if !p.OutOfRange {
+			continue
+		}
+		where := "before the log start"
+		if *p.Committed > p.LogEnd {
+			where = "past the log end"
+		}
+		lines = append(lines, fmt.Sprintf("- topic %q partition %d: committed offset %d is %s (the log spans "+
+			"offsets %d to %d); lag %d", p.Topic, p.Partition, *p.Committed, where, p.Earliest, p.LogEnd, *p.Lag))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	diags.AddWarning("Committed offset outside the log", fmt.Sprintf("Consumer group %q has committed offsets "+
+		"outside the range [earliest, latest] of %d partition(s):\n%s\n\nA consumer of the group that resumes "+
+		"there is answered OFFSET_OUT_OF_RANGE and resets per its auto.offset.reset (earliest: from the log "+
+		"start; latest: from the log end; none: it fails) instead of reading on from its commit, so records may "+
+		"be read again or skipped. A commit past the log end remains after a topic is deleted and recreated "+
+		"under the same name, or after an unclean leader election. A negative lag is such a commit, not "+
+		"progress: to gate on a caught-up group, require every lag >= 0 as well as total_lag == 0.",
+		group, len(lines), strings.Join(lines, "\n")))
 }

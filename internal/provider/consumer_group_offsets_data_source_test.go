@@ -5,13 +5,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
 func groupConfig(t *testing.T, group string, extra string) string {
@@ -33,7 +39,7 @@ type groupEntry struct {
 func (e groupEntry) check() knownvalue.Check {
 	committed, lag := knownvalue.Check(knownvalue.Null()), knownvalue.Check(knownvalue.Null())
 	if e.committed >= 0 {
-		committed, lag = knownvalue.Int64Exact(e.committed), knownvalue.Int64Exact(max(e.latest-e.committed, 0))
+		committed, lag = knownvalue.Int64Exact(e.committed), knownvalue.Int64Exact(e.latest-e.committed)
 	}
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
 		"topic": knownvalue.StringExact(e.topic), "partition": knownvalue.Int64Exact(e.partition),
@@ -41,8 +47,8 @@ func (e groupEntry) check() knownvalue.Check {
 	})
 }
 
-// expectGroup checks state, total_lag and partitions; the oracle (kadm) must agree on every
-// committed and latest offset first.
+// expectGroup checks state, total_lag (the sum of the positive lags) and partitions; the oracle
+// (kadm) must agree on every committed and latest offset first.
 func expectGroup(t *testing.T, k *acctest.Kafka, group, state string, entries []groupEntry) []statecheck.StateCheck {
 	t.Helper()
 	const addr = "data.kafka_consumer_group_offsets.test"
@@ -52,8 +58,8 @@ func expectGroup(t *testing.T, k *acctest.Kafka, group, state string, entries []
 	)
 	for _, e := range entries {
 		checks = append(checks, e.check())
-		if e.committed >= 0 {
-			total += max(e.latest-e.committed, 0)
+		if e.committed >= 0 && e.latest > e.committed {
+			total += e.latest - e.committed
 		}
 	}
 	return []statecheck.StateCheck{
@@ -89,7 +95,7 @@ func TestAccConsumerGroupOffsets_lagAfterRealConsumer(t *testing.T) {
 }
 
 // Commits on some partitions only, on two topics; topics restricts the read; an int64 beyond
-// 2^53 comes out exact.
+// 2^53 comes out exact (a commit past the log end: lag 2 - (2^53 + 1), exact too).
 func TestAccConsumerGroupOffsets_partialCommitsAndTopics(t *testing.T) {
 	k := acctest.Connect(t)
 	a := k.CreateTopic(acctest.TopicName(t, "-a"), 3, nil)
@@ -172,6 +178,7 @@ func TestAccConsumerGroupOffsets_readOnlyOnALiveGroup(t *testing.T) {
 // topics set shows every partition uncommitted.
 func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
 	k := acctest.Connect(t)
+	k.RequireConsumerGroupProtocol() // Kafka 3.9 does not serve it by default: the CI's 3.9 leg skips here
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
 	group, fresh := topic+"-group", topic+"-fresh"
 	k.Produce(topic, 0, 3)
@@ -254,4 +261,180 @@ data "kafka_consumer_group_offsets" "test" {
 			},
 		},
 	})
+}
+
+// Case C16 on a real broker: kadm commits 15 on a 10-record partition (Apache Kafka accepts an
+// admin commit past the high watermark) and 2 on a partition whose log DeleteRecords made start
+// at 4. lag is -5 and 8, as kafka-consumer-groups.sh shows it, total_lag 8 (the -5 cancels
+// nothing); kadm agrees on every commit, log start and high watermark.
+func TestAccConsumerGroupOffsets_commitOutsideTheLog(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	group := topic + "-group"
+	k.Produce(topic, 0, 10)
+	k.Produce(topic, 1, 10)
+	k.DeleteRecordsBefore(topic, 1, 4)
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 15, 1: 2}})
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: groupConfig(t, group, ""),
+			ConfigStateChecks: append(expectGroup(t, k, group, "Empty", []groupEntry{{topic, 0, 15, 10}, {topic, 1, 2, 10}}),
+				oracleAgrees{t: t, k: k, topic: topic, partition: 0, earliest: 0, latest: 10},
+				oracleAgrees{t: t, k: k, topic: topic, partition: 1, earliest: 4, latest: 10},
+				statecheck.ExpectKnownValue("data.kafka_consumer_group_offsets.test", tfjsonpath.New("total_lag"), knownvalue.Int64Exact(8)),
+				statecheck.ExpectKnownValue("data.kafka_consumer_group_offsets.test",
+					tfjsonpath.New("partitions").AtSliceIndex(0).AtMapKey("lag"), knownvalue.Int64Exact(-5)),
+				statecheck.ExpectKnownValue("data.kafka_consumer_group_offsets.test",
+					tfjsonpath.New("partitions").AtSliceIndex(1).AtMapKey("lag"), knownvalue.Int64Exact(8)),
+			),
+		}},
+	})
+}
+
+// fakeGroupConfig reads group from the kfake cluster c.
+func fakeGroupConfig(c *kfake.Cluster, group string) string {
+	return fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+}
+data "kafka_consumer_group_offsets" "test" {
+  group_id = %q
+}
+`, c.ListenAddrs()[0], group)
+}
+
+// Case C14: a Kafka-protocol cluster that keeps commits without listing a __consumer_offsets
+// topic (kfake; Azure Event Hubs says the same of itself): the group is read, not reported as
+// "no consumer group has ever existed".
+func TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic(t *testing.T) {
+	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
+	c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
+	produceFake(t, c, "t", 0, 10)
+	acctest.FakeCommit(t, c, "g", "t", 0, 7)
+	const addr = "data.kafka_consumer_group_offsets.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fakeGroupConfig(c, "g"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("Empty")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact([]knownvalue.Check{
+					groupEntry{"t", 0, 7, 10}.check(),
+				})),
+			},
+		}},
+	})
+}
+
+// Case C15: a broker that answers GROUP_ID_NOT_FOUND (69) for an unknown group (kfake's
+// OffsetFetch does) gives the same error as Apache Kafka's offsets of -1, on group_id.
+func TestAccConsumerGroupOffsets_groupIDNotFound(t *testing.T) {
+	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
+	// A __consumer_offsets topic, and another group, so that the read reaches OffsetFetch.
+	c := acctest.Fake(t, kfake.SeedTopics(1, "t", "__consumer_offsets"))
+	acctest.FakeCommit(t, c, "other", "t", 0, 0)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fakeGroupConfig(c, "nobody"),
+			ExpectError: errorLike("Consumer group not found", `group_id = "nobody"`,
+				`consumer group "nobody" does not exist: OffsetFetch answered GROUP_ID_NOT_FOUND (error code 69)`),
+		}},
+	})
+}
+
+// Case C16's warning: every partition whose commit lies outside its log is named, with its values
+// and what the group's consumers will do there. kfake holds a 10-record partition committed at 15,
+// one spanning 4..10 committed at 2, and one committed in range, which is not named.
+func TestCommitOutsideTheLogWarning(t *testing.T) {
+	c := acctest.Fake(t, kfake.SeedTopics(3, "t"))
+	for p := int32(0); p < 3; p++ {
+		produceFake(t, c, "t", p, 10)
+	}
+	var del kadm.Offsets
+	del.Add(kadm.Offset{Topic: "t", Partition: 1, At: 4, LeaderEpoch: -1})
+	if res, err := kadm.NewClient(acctest.FakeClient(t, c)).DeleteRecords(t.Context(), del); err != nil || res.Error() != nil {
+		t.Fatalf("DeleteRecords: %v, %v", err, res.Error())
+	}
+	acctest.FakeCommit(t, c, "g", "t", 0, 15)
+	acctest.FakeCommit(t, c, "g", "t", 1, 2)
+	acctest.FakeCommit(t, c, "g", "t", 2, 9)
+	cl, err := kafkaclient.New(kafkaclient.Config{BootstrapServers: c.ListenAddrs(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	res, err := cl.GroupOffsets(t.Context(), kafkaclient.GroupOffsetsRequest{GroupID: "g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var diags diag.Diagnostics
+	addOutOfRangeWarning(&diags, "g", res.Partitions)
+	want := `Consumer group "g" has committed offsets outside the range [earliest, latest] of 2 partition(s):
+- topic "t" partition 0: committed offset 15 is past the log end (the log spans offsets 0 to 10); lag -5
+- topic "t" partition 1: committed offset 2 is before the log start (the log spans offsets 4 to 10); lag 8
+
+A consumer of the group that resumes there is answered OFFSET_OUT_OF_RANGE and resets per its ` +
+		`auto.offset.reset (earliest: from the log start; latest: from the log end; none: it fails) instead of ` +
+		`reading on from its commit, so records may be read again or skipped. A commit past the log end remains ` +
+		`after a topic is deleted and recreated under the same name, or after an unclean leader election. A ` +
+		`negative lag is such a commit, not progress: to gate on a caught-up group, require every lag >= 0 as ` +
+		`well as total_lag == 0.`
+	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning ||
+		diags[0].Summary() != "Committed offset outside the log" || diags[0].Detail() != want {
+		t.Fatalf("got %v\nwant one warning \"Committed offset outside the log\":\n%s", diags, want)
+	}
+
+	diags = nil
+	addOutOfRangeWarning(&diags, "g", res.Partitions[2:])
+	if len(diags) != 0 {
+		t.Fatalf("a commit in range warned: %v", diags)
+	}
+}
+
+// produceFake writes n records to one partition of the kfake cluster c (franz-go).
+func produceFake(t *testing.T, c *kfake.Cluster, topic string, partition int32, n int) {
+	t.Helper()
+	records := make([]*kgo.Record, n)
+	for i := range records {
+		records[i] = &kgo.Record{Topic: topic, Partition: partition, Value: []byte("record")}
+	}
+	if err := acctest.FakeClient(t, c).ProduceSync(t.Context(), records...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// On Apache Kafka a cluster where no group has ever existed has no __consumer_offsets topic, and
+// FindCoordinator for a group would make the broker create it. On a broker of its own, which no
+// other test has touched, a group read answers "not found" from ListGroups and Metadata alone, and
+// the cluster's topics (kadm, internal ones included) are the same afterwards.
+func TestAccConsumerGroupOffsets_createsNothingOnAClusterWithoutGroups(t *testing.T) {
+	addr := acctest.FreshBroker(t)
+	k := acctest.ConnectTo(t, addr)
+	before := k.Topics()
+	if slices.Contains(before, "__consumer_offsets") {
+		t.Fatalf("the fresh broker already has __consumer_offsets: %v", before)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+}
+data "kafka_consumer_group_offsets" "test" {
+  group_id = "g"
+}
+`, addr),
+			ExpectError: errorLike("Consumer group not found", `group_id = "g"`,
+				`consumer group "g" does not exist: no broker lists it (ListGroups), and the cluster has no __consumer_offsets topic`),
+		}},
+	})
+	if after := k.Topics(); !slices.Equal(before, after) {
+		t.Fatalf("the read changed the cluster's topics: %v -> %v", before, after)
+	}
 }

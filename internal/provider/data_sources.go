@@ -12,5 +12,7 @@ func (p *KafkaProvider) DataSources(context.Context) []func() datasource.DataSou
 		NewPartitionOffsetsDataSource,
 		NewTopicOffsetsDataSource,
 		NewConsumerGroupOffsetsDataSource,
+		NewTopicsOffsetsDataSource,
+		NewConsumerGroupsDataSource,
 	}
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 )
@@ -13,21 +14,24 @@ var unsupportedVersion = regexp.MustCompile(`UnsupportedVersionException|unsuppo
 
 // TestMain checks, after every acceptance test has run, that the broker never saw a request
 // version it does not serve (case C6: Kafka 4.x removed old protocol versions, KIP-896).
-// tools/kafka.sh run exports the broker's log as KAFKA_BROKER_LOG.
+// tools/kafka.sh run exports the broker's log as KAFKA_BROKER_LOG (with KAFKA_BROKERS=N, every
+// node's log, separated like PATH).
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if logPath := os.Getenv("KAFKA_BROKER_LOG"); code == 0 && os.Getenv("TF_ACC") != "" && logPath != "" {
-		data, err := os.ReadFile(logPath)
-		switch {
-		case err != nil:
-			fmt.Fprintf(os.Stderr, "FAIL: read broker log %s: %v\n", logPath, err)
-			code = 1
-		case unsupportedVersion.Match(data):
-			fmt.Fprintf(os.Stderr, "FAIL: broker log %s has an unsupported-version line: %s\n",
-				logPath, unsupportedVersion.Find(data))
-			code = 1
-		default:
-			fmt.Printf("broker log %s: no unsupported-version line (%d bytes checked)\n", logPath, len(data))
+	if logPaths := os.Getenv("KAFKA_BROKER_LOG"); code == 0 && os.Getenv("TF_ACC") != "" && logPaths != "" {
+		for _, logPath := range filepath.SplitList(logPaths) {
+			data, err := os.ReadFile(logPath)
+			switch {
+			case err != nil:
+				fmt.Fprintf(os.Stderr, "FAIL: read broker log %s: %v\n", logPath, err)
+				code = 1
+			case unsupportedVersion.Match(data):
+				fmt.Fprintf(os.Stderr, "FAIL: broker log %s has an unsupported-version line: %s\n",
+					logPath, unsupportedVersion.Find(data))
+				code = 1
+			default:
+				fmt.Printf("broker log %s: no unsupported-version line (%d bytes checked)\n", logPath, len(data))
+			}
 		}
 	}
 	os.Exit(code)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -52,4 +53,10 @@ func (o groupOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckState
 			return
 		}
 	}
+}
+
+// franzPartition is franz-go's Kafka-compatible partitioner's choice for key: an independent
+// implementation of the Java client's murmur2 partitioning.
+func franzPartition(key string, partitions int) int64 {
+	return int64(kgo.StickyKeyPartitioner(nil).ForTopic("t").Partition(&kgo.Record{Key: []byte(key)}, partitions))
 }

@@ -33,6 +33,12 @@ resource "terraform_data" "billing_rollout" {
       error_message = "billing-service still lags by ${data.kafka_consumer_group_offsets.billing.total_lag} offsets on invoices (allowed: ${var.max_lag}); roll out once it has caught up."
     }
     precondition {
+      # A negative lag is a commit past the log end (the provider warns): the consumer will reset,
+      # not resume, and total_lag leaves it out. coalesce: lag is null where there is no commit.
+      condition     = alltrue([for p in data.kafka_consumer_group_offsets.billing.partitions : coalesce(p.lag, 0) >= 0])
+      error_message = "billing-service has committed past the log end of some partitions of invoices (negative lag): its consumers will reset per auto.offset.reset."
+    }
+    precondition {
       # total_lag leaves out partitions without a commit: refuse those too.
       condition     = alltrue([for p in data.kafka_consumer_group_offsets.billing.partitions : p.committed_offset != null])
       error_message = "billing-service has never committed on some partitions of invoices."

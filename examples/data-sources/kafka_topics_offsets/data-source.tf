@@ -1,0 +1,13 @@
+# Every topic whose whole name starts with "orders.": one Metadata request and one ListOffsets
+# request per broker and lookup, however many topics match.
+data "kafka_topics_offsets" "orders" {
+  name_regex = "orders\\..*"
+}
+
+output "orders_topics_drained" {
+  value = alltrue([for t in data.kafka_topics_offsets.orders.topics : t.message_count == 0])
+}
+
+output "orders_topics_not_drained" {
+  value = [for t in data.kafka_topics_offsets.orders.topics : t.name if t.message_count > 0]
+}

@@ -1,0 +1,43 @@
+# "Which consumer groups still read the topics we are about to delete, and are they done?" One read
+# covers every topic of a prefix and every group with commits on them; the gate refuses the
+# retirement while a topic holds records or a group lags.
+terraform {
+  required_providers {
+    kafka = { source = "kafka-offsets/kafka" }
+  }
+}
+
+provider "kafka" {}
+
+variable "retire_legacy_topics" {
+  type    = bool
+  default = false
+}
+
+data "kafka_topics_offsets" "legacy" {
+  name_regex = "legacy\\..*" # whole names: legacy.a, legacy.b; not prelegacy.a
+}
+
+data "kafka_consumer_groups" "legacy_readers" {
+  topics = [for t in data.kafka_topics_offsets.legacy.topics : t.name]
+}
+
+locals {
+  not_drained = [for t in data.kafka_topics_offsets.legacy.topics : t.name if t.message_count > 0]
+  lagging     = [for g in data.kafka_consumer_groups.legacy_readers.groups : g.group_id if g.total_lag > 0]
+}
+
+resource "terraform_data" "legacy_retirement_gate" {
+  input = var.retire_legacy_topics
+
+  lifecycle {
+    precondition {
+      condition     = !var.retire_legacy_topics || (length(local.not_drained) == 0 && length(local.lagging) == 0)
+      error_message = "Not yet: topics still holding records: ${jsonencode(local.not_drained)}; groups lagging: ${jsonencode(local.lagging)}."
+    }
+  }
+}
+
+output "legacy_readers" {
+  value = [for g in data.kafka_consumer_groups.legacy_readers.groups : g.group_id]
+}

@@ -1,0 +1,199 @@
+package acctest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Helpers for the tests of kafka_topics_offsets, kafka_consumer_groups and partition_for_key.
+
+// JavaProduceKeyed writes one record per key to topic with Kafka's own kafka-console-producer
+// (the Java client and its default partitioner, from the jars tools/kafka.sh downloaded and
+// exports as KAFKA_LIBS), with parse.key=true and "|" between key and value.
+func JavaProduceKeyed(t testing.TB, topic string, keys []string) {
+	t.Helper()
+	libs := os.Getenv("KAFKA_LIBS")
+	if libs == "" {
+		t.Skip("KAFKA_LIBS is not set: run under tools/kafka.sh run (make testacc), which exports the broker's jars")
+	}
+	var input bytes.Buffer
+	for _, k := range keys {
+		if strings.ContainsAny(k, "|\n") {
+			t.Fatalf("key %q holds the separator or a newline", k)
+		}
+		fmt.Fprintf(&input, "%s|value of %s\n", k, k)
+	}
+	// Kafka 4 moved the tool from kafka.tools (Scala) to org.apache.kafka.tools.
+	var lastErr error
+	for _, class := range []string{"org.apache.kafka.tools.ConsoleProducer", "kafka.tools.ConsoleProducer"} {
+		c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(c, "java", "-Xmx128m", "-XX:TieredStopAtLevel=1",
+			"-cp", filepath.Join(libs, "*"), class,
+			"--bootstrap-server", strings.Join(BootstrapServers(t), ","), "--topic", topic,
+			"--property", "parse.key=true", "--property", "key.separator=|")
+		cmd.Stdin = bytes.NewReader(input.Bytes())
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err == nil {
+			return
+		}
+		lastErr = fmt.Errorf("%s: %w\n%s", class, err, out)
+		if !bytes.Contains(out, []byte("ClassNotFoundException")) && !bytes.Contains(out, []byte("Could not find or load main class")) {
+			break
+		}
+	}
+	t.Fatalf("kafka-console-producer: %v", lastErr)
+}
+
+// KeyPartitions reads topic from the start with franz-go until it has n records and returns the
+// partition each key landed in.
+func (k *Kafka) KeyPartitions(topic string, n int) map[string]int32 {
+	k.t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(BootstrapServers(k.t)...), kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	defer cl.Close()
+	out := map[string]int32{}
+	seen := 0
+	for seen < n {
+		fetches := cl.PollFetches(ctx(k.t))
+		if err := fetches.Err0(); err != nil {
+			k.t.Fatalf("read %s: %v", topic, err)
+		}
+		fetches.EachRecord(func(r *kgo.Record) {
+			seen++
+			if r.Key == nil {
+				k.t.Fatalf("a record at %s/%d offset %d has a null key", topic, r.Partition, r.Offset)
+			}
+			if p, ok := out[string(r.Key)]; ok && p != r.Partition {
+				k.t.Fatalf("key %q landed in partitions %d and %d", r.Key, p, r.Partition)
+			}
+			out[string(r.Key)] = r.Partition
+		})
+	}
+	return out
+}
+
+// ConnectLikeMember joins group as Kafka Connect's workers do (protocol type "connect", member
+// metadata that is not the consumer protocol) and completes the rebalance as its leader, so that
+// the group is Stable until the session timeout (30 s) passes without a heartbeat.
+func (k *Kafka) ConnectLikeMember(group string) {
+	k.t.Helper()
+	join := func(member string) *kmsg.JoinGroupResponse {
+		req := kmsg.NewPtrJoinGroupRequest()
+		req.Group, req.MemberID, req.ProtocolType = group, member, "connect"
+		req.SessionTimeoutMillis, req.RebalanceTimeoutMillis = 30_000, 30_000
+		p := kmsg.NewJoinGroupRequestProtocol()
+		p.Name, p.Metadata = "sessioned", []byte("not the consumer protocol")
+		req.Protocols = append(req.Protocols, p)
+		resp, err := req.RequestWith(ctx(k.t), k.Kgo)
+		if err != nil {
+			k.t.Fatalf("JoinGroup %s: %v", group, err)
+		}
+		return resp
+	}
+	resp := join("")
+	if errors.Is(kerr.ErrorForCode(resp.ErrorCode), kerr.MemberIDRequired) {
+		resp = join(resp.MemberID)
+	}
+	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
+		k.t.Fatalf("JoinGroup %s: %v", group, err)
+	}
+	sync := kmsg.NewPtrSyncGroupRequest()
+	sync.Group, sync.Generation, sync.MemberID = group, resp.Generation, resp.MemberID
+	sync.ProtocolType, sync.Protocol = kmsg.StringPtr("connect"), resp.Protocol
+	a := kmsg.NewSyncGroupRequestGroupAssignment()
+	a.MemberID, a.MemberAssignment = resp.MemberID, []byte("assignment")
+	sync.GroupAssignment = append(sync.GroupAssignment, a)
+	sresp, err := sync.RequestWith(ctx(k.t), k.Kgo)
+	if err == nil {
+		err = kerr.ErrorForCode(sresp.ErrorCode)
+	}
+	if err != nil {
+		k.t.Fatalf("SyncGroup %s: %v", group, err)
+	}
+}
+
+// GroupLag is the oracle for a group's total lag over topics (nil: all it committed on): kadm's
+// committed offsets and high watermarks, summing the positive lags.
+func (k *Kafka) GroupLag(group string, topics ...string) int64 {
+	k.t.Helper()
+	var total int64
+	for topic, ps := range k.GroupCommitted(group) {
+		if len(topics) > 0 && !slices.Contains(topics, topic) {
+			continue
+		}
+		for p, committed := range ps {
+			if committed < 0 {
+				continue
+			}
+			if _, latest := k.Offsets(topic, p); latest > committed {
+				total += latest - committed
+			}
+		}
+	}
+	return total
+}
+
+// ListedGroups is the oracle for ListGroups: each group's state and protocol type, by id.
+func (k *Kafka) ListedGroups() map[string][2]string {
+	k.t.Helper()
+	listed, err := k.Admin.ListGroups(ctx(k.t))
+	if err != nil {
+		k.t.Fatalf("list groups: %v", err)
+	}
+	out := map[string][2]string{}
+	for _, g := range listed.Sorted() {
+		out[g.Group] = [2]string{g.State, g.ProtocolType}
+	}
+	return out
+}
+
+// PartitionCount is the oracle for a topic's partition count (kadm, internal topics included).
+func (k *Kafka) PartitionCount(topic string) int {
+	k.t.Helper()
+	details, err := k.Admin.ListTopicsWithInternal(ctx(k.t), topic)
+	if err == nil {
+		err = details[topic].Err
+	}
+	if err != nil {
+		k.t.Fatalf("describe topic %s: %v", topic, err)
+	}
+	return len(details[topic].Partitions)
+}
+
+// SupportsNextGenGroups reports whether the broker runs Kafka 4's consumer group protocol
+// (KIP-848): the cluster has finalized the feature group.version at level 1 or more, as Kafka 4
+// does by default (Kafka 3.9 serves the API but leaves the feature off).
+func (k *Kafka) SupportsNextGenGroups() bool {
+	k.t.Helper()
+	versions, err := k.Admin.ApiVersions(ctx(k.t))
+	if err != nil {
+		k.t.Fatalf("ApiVersions: %v", err)
+	}
+	supported := false
+	versions.Each(func(v kadm.BrokerApiVersions) {
+		if raw := v.Raw(); raw != nil {
+			for _, f := range raw.FinalizedFeatures {
+				supported = supported || f.Name == "group.version" && f.MaxVersionLevel >= 1
+			}
+		}
+	})
+	return supported
+}

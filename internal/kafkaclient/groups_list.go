@@ -1,0 +1,340 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
+)
+
+// ConsumerGroupsRequest selects consumer groups.
+type ConsumerGroupsRequest struct {
+	// Topics, when not nil, keeps only the groups with a committed offset on at least one of these
+	// topics, and only these topics in each group's figures. Each must exist.
+	Topics []string
+	// GroupID, when set, must match the whole group id (see WholeMatch).
+	GroupID *regexp.Regexp
+	// Isolation decides what the latest offset, and so the lag, is.
+	Isolation Isolation
+}
+
+// GroupSummary is one consumer group's progress over the topics it has commits on.
+type GroupSummary struct {
+	GroupID string
+	// State as the coordinator lists it (ListGroups v4+, Kafka 2.6+): Stable, Empty, ...; "" from
+	// older brokers, which do not say.
+	State string
+	// ProtocolType is "consumer" for consumer groups (classic and KIP-848), "connect" for Kafka
+	// Connect workers, "" for groups that only ever had offsets committed by an admin client.
+	ProtocolType string
+	// Topics are the topics the group has commits on (within the request's Topics), sorted.
+	Topics []string
+	// TotalLag sums the positive lags (latest − committed, groups.go's rule) of the committed
+	// partitions of Topics.
+	TotalLag int64
+}
+
+// ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
+// timeout. It sends one Metadata request (every topic), ListGroups to every broker (a broker
+// lists only the groups it coordinates), OffsetFetch to each coordinator for all its selected
+// groups at once (one request per group where the coordinator serves OffsetFetch below v8), and
+// ListOffsets per partition leader for every committed partition of every group. It never sends
+// FindCoordinator (which would create __consumer_offsets on a cluster without groups), and
+// never joins, syncs or commits.
+func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	tt := c.acquireAllTopics()
+	defer c.release(tt)
+
+	var out []GroupSummary
+	err := c.withRetries(ctx, tt, func(fresh bool) error {
+		md, err := c.metadata(ctx, tt) // no topic named: every topic
+		if err != nil {
+			return err
+		}
+		if err := checkTopicsExist(md, req.Topics, fresh); err != nil {
+			return err
+		}
+		listed, err := listAllGroups(ctx, tt, md.Brokers, req.GroupID)
+		if err != nil {
+			return err
+		}
+		committed, err := fetchAllOffsets(ctx, tt, listed)
+		if err != nil {
+			return err
+		}
+		out, err = summarize(ctx, tt, md, req, listed, committed, fresh)
+		return err
+	})
+	return out, err
+}
+
+// WholeMatch compiles an RE2 pattern that must match a whole name, as Kafka's own tools match
+// topic and group patterns: "orders" matches "orders", not "orders.v2".
+func WholeMatch(pattern string) (*regexp.Regexp, error) {
+	if _, err := regexp.Compile(pattern); err != nil {
+		return nil, err // the error quotes the user's pattern, not the anchored one
+	}
+	return regexp.Compile(`^(?:` + pattern + `)$`)
+}
+
+// checkTopicsExist confirms, from fresh metadata, that every topic of a filter exists: a
+// misspelt name would otherwise select no group, and a gate would pass.
+func checkTopicsExist(md *kafka.MetadataResponse, topics []string, fresh bool) error {
+	for _, topic := range topics {
+		if t := findTopic(md, topic); t == nil || t.Error != nil {
+			if !fresh {
+				return errStaleMetadata
+			}
+			if t != nil && !isUnknownTopic(t.Error) {
+				return topicError(t.Error, topic)
+			}
+			return &TopicNotFoundError{Topic: topic}
+		}
+	}
+	return nil
+}
+
+func isUnknownTopic(err error) bool {
+	var code kafka.Error
+	return errors.As(err, &code) && code == kafka.UnknownTopicOrPartition
+}
+
+// listedGroupInfo is what a coordinator's ListGroups says about one group.
+type listedGroupInfo struct {
+	coordinator  kafka.Broker
+	state        string
+	protocolType string
+}
+
+// shareGroupType is ListGroups' type of KIP-932 share groups, whose progress is not kept as
+// committed offsets (OffsetFetch does not serve them).
+const shareGroupType = "share"
+
+// listAllGroups sends ListGroups to every broker at once and returns the groups whose id
+// matches, by id, with the broker that listed them: their coordinator.
+func listAllGroups(ctx context.Context, tt *topicTransport, brokers []kafka.Broker, match *regexp.Regexp) (map[string]listedGroupInfo, error) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[string]listedGroupInfo{}
+	)
+	for _, b := range brokers {
+		wg.Go(func() {
+			groups, err := listGroupsOn(ctx, tt, b)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			for _, g := range groups {
+				if g.GroupType == shareGroupType || match != nil && !match.MatchString(g.GroupID) {
+					continue
+				}
+				out[g.GroupID] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType}
+			}
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+func listGroupsOn(ctx context.Context, tt *topicTransport, b kafka.Broker) ([]listGroupsResponseGroup, error) {
+	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listGroupsRequest{coordinator: int32(b.ID)})
+	if err != nil {
+		return nil, tt.dials.requestError("ListGroups", brokerAddress(b), b.ID, err)
+	}
+	lg, ok := m.(*listGroupsResponse)
+	if !ok {
+		return nil, fmt.Errorf("ListGroups on broker %d: unexpected answer %T", b.ID, m)
+	}
+	if lg.ErrorCode != 0 {
+		return nil, &brokerCodeError{&BrokerError{Op: "ListGroups", Partition: -1, Code: kafka.Error(lg.ErrorCode),
+			Broker: describeBroker(brokerAddress(b), b.ID)}}
+	}
+	return lg.Groups, nil
+}
+
+// brokerCodeError: a broker answered a request about no topic or group with an error code. It
+// unwraps to the *BrokerError, so that retriable codes are retried.
+type brokerCodeError struct{ *BrokerError }
+
+func (e *brokerCodeError) Error() string {
+	name, desc := errorName(e.Code)
+	return fmt.Sprintf("%s: %s answered %s (error code %d): %s", e.Op, e.Broker, name, int16(e.Code), desc)
+}
+
+func (e *brokerCodeError) Unwrap() error { return e.BrokerError }
+
+// maxGroupsPerOffsetFetch bounds one batched OffsetFetch, so that a cluster with tens of
+// thousands of groups does not make one response of hundreds of MiB.
+const maxGroupsPerOffsetFetch = 1000
+
+// fetchAllOffsets reads the committed offsets of every listed group from the broker that listed
+// it: one OffsetFetch per coordinator (per 1000 groups) where it serves v8+, else one per group.
+// Coordinators are asked at once, each one's requests in turn, so that a broker below v8 with many
+// groups gets one connection, not one per group. A group that vanished since ListGroups
+// (GROUP_ID_NOT_FOUND) is left out.
+func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]listedGroupInfo) (map[string][]offsetFetchResponseTopic, error) {
+	byCoordinator := map[kafka.Broker][]string{}
+	for id, g := range listed {
+		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[string][]offsetFetchResponseTopic{}
+	)
+	for coordinator, groups := range byCoordinator {
+		wg.Go(func() {
+			fetched, err := fetchFromCoordinator(ctx, tt, coordinator, groups)
+			mu.Lock()
+			defer mu.Unlock()
+			errs = append(errs, err...)
+			maps.Copy(out, fetched)
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+// fetchFromCoordinator sends coordinator the OffsetFetch requests for its groups, one after the
+// other, and returns each group's commits, and the errors met.
+func fetchFromCoordinator(ctx context.Context, tt *topicTransport, coordinator kafka.Broker, groups []string) (map[string][]offsetFetchResponseTopic, []error) {
+	slices.Sort(groups)
+	per := 1
+	if v, known := tt.dials.apiMaxVersion(coordinator, int16(protocol.OffsetFetch)); known && v >= offsetFetchBatchVersion {
+		per = maxGroupsPerOffsetFetch
+	}
+	broker := describeBroker(brokerAddress(coordinator), coordinator.ID)
+	out := map[string][]offsetFetchResponseTopic{}
+	var errs []error
+	for chunk := range slices.Chunk(groups, per) {
+		fetched, err := offsetFetch(ctx, tt, int32(coordinator.ID), chunk, per > 1)
+		if err != nil {
+			op := fmt.Sprintf("OffsetFetch for %d group%s", len(chunk), plural(len(chunk)))
+			return out, append(errs, tt.dials.requestError(op, brokerAddress(coordinator), coordinator.ID, err))
+		}
+		for id, g := range fetched {
+			switch {
+			case g.Code == kafka.GroupIdNotFound:
+				continue
+			case g.Code != 0:
+				errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: g.Code, Broker: broker})
+				continue
+			}
+			for _, t := range g.Topics {
+				for _, p := range t.Partitions {
+					if p.ErrorCode != 0 {
+						errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
+							Partition: int(p.Partition), Code: kafka.Error(p.ErrorCode), Broker: broker})
+					}
+				}
+			}
+			out[id] = g.Topics
+		}
+	}
+	return out, errs
+}
+
+// summarize keeps the selected groups and topics, reads the latest offset of every committed
+// partition (ListOffsets per leader across all topics), and adds up each group's lag.
+func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataResponse, req ConsumerGroupsRequest,
+	listed map[string]listedGroupInfo, committed map[string][]offsetFetchResponseTopic, fresh bool,
+) ([]GroupSummary, error) {
+	var filter map[string]bool
+	if req.Topics != nil {
+		filter = map[string]bool{}
+		for _, t := range req.Topics {
+			filter[t] = true
+		}
+	}
+	partitions := map[string]map[int]kafka.Partition{}
+	for _, t := range md.Topics {
+		if t.Error == nil {
+			partitions[t.Name] = map[int]kafka.Partition{}
+			for _, p := range t.Partitions {
+				partitions[t.Name][p.ID] = p
+			}
+		}
+	}
+	commits := map[string]map[topicPartition]int64{} // by group
+	leaders := map[topicPartition]kafka.Broker{}
+	for id, topics := range committed {
+		commits[id] = map[topicPartition]int64{}
+		for _, t := range topics {
+			if filter != nil && !filter[t.Name] {
+				continue
+			}
+			for _, p := range t.Partitions {
+				if p.CommittedOffset < 0 {
+					continue // no commit
+				}
+				tp := topicPartition{t.Name, int(p.Partition)}
+				mp, ok := partitions[t.Name][tp.partition]
+				if !ok {
+					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
+					// soon after. A cached layout may also just lag behind.
+					if !fresh {
+						return nil, errStaleMetadata
+					}
+					continue
+				}
+				if mp.Leader.Host == "" { // kafka-go leaves the leader empty when Metadata names none
+					return nil, &BrokerError{Op: "Metadata", Topic: t.Name, Partition: tp.partition, Code: noLeaderCode(mp.Error), NoLeader: true}
+				}
+				leaders[tp] = mp.Leader
+				commits[id][tp] = p.CommittedOffset
+			}
+		}
+	}
+	latest, err := listTopicsOffsets(ctx, tt, OffsetsRequest{Isolation: req.Isolation, latestOnly: true}, leaders)
+	if err != nil {
+		return nil, err
+	}
+	latestOf := map[topicPartition]int64{}
+	for topic, ps := range latest {
+		for _, p := range ps {
+			latestOf[topicPartition{topic, p.Partition}] = p.Latest
+		}
+	}
+
+	var out []GroupSummary
+	for id, info := range listed {
+		if _, fetched := committed[id]; !fetched {
+			continue // vanished since ListGroups
+		}
+		if filter != nil && len(commits[id]) == 0 {
+			continue
+		}
+		s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Topics: []string{}}
+		var partitions []GroupPartitionOffsets
+		for tp, offset := range commits[id] {
+			// The lag rule of groups.go; the summary needs no earliest offset (only lags are summed).
+			latest := PartitionOffsets{Partition: tp.partition, Latest: latestOf[tp]}
+			partitions = append(partitions, groupPartition(tp.topic, latest, latest.Latest, map[int]int64{tp.partition: offset}))
+			s.Topics = append(s.Topics, tp.topic)
+		}
+		var ok bool
+		if s.TotalLag, ok = TotalLag(partitions); !ok {
+			return nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
+				"answered offsets near 2^63, which no real partition reaches", id)
+		}
+		slices.Sort(s.Topics)
+		s.Topics = slices.Compact(s.Topics)
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b GroupSummary) int { return strings.Compare(a.GroupID, b.GroupID) })
+	return out, nil
+}

@@ -1,0 +1,220 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// Our OffsetFetch types replace kafka-go's: every version must encode and decode against a
+// broker (kfake here); from v8 one request carries several groups.
+func TestOffsetFetchEveryVersion(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(2, "t"))
+	acctest.FakeCommit(t, c, "g1", "t", 1, 5)
+	acctest.FakeCommit(t, c, "g2", "t", 0, 3)
+	if lo, hi := protocol.OffsetFetch.MinVersion(), protocol.OffsetFetch.MaxVersion(); lo != 2 || hi != 9 {
+		t.Fatalf("OffsetFetch registered for v%d-v%d, want v2-v9", lo, hi)
+	}
+	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for v := int16(2); v <= 9; v++ {
+		req := &offsetFetchRequest{GroupID: "g1", Groups: []offsetFetchRequestGroup{{GroupID: "g1", MemberEpoch: -1}}}
+		want := "g1:t/1=5"
+		if v >= offsetFetchBatchVersion {
+			req.Groups = append(req.Groups, offsetFetchRequestGroup{GroupID: "g2", MemberEpoch: -1})
+			want = "g1:t/1=5 g2:t/0=3"
+		}
+		_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
+		m, err := protocol.RoundTrip(conn, v, int32(v), "test", req)
+		res, ok := m.(*offsetFetchResponse)
+		if err != nil || !ok {
+			t.Fatalf("v%d: got %#v, %v", v, m, err)
+		}
+		groups := res.Groups
+		if v < offsetFetchBatchVersion {
+			groups = []offsetFetchResponseGroup{{GroupID: "g1", Topics: res.Topics, ErrorCode: res.ErrorCode}}
+		}
+		got := ""
+		for _, g := range groups {
+			for _, tp := range g.Topics {
+				for _, p := range tp.Partitions {
+					if p.CommittedOffset >= 0 && p.ErrorCode == 0 && g.ErrorCode == 0 {
+						got += fmt.Sprintf(" %s:%s/%d=%d", g.GroupID, tp.Name, p.Partition, p.CommittedOffset)
+					}
+				}
+			}
+		}
+		if got != " "+want {
+			t.Errorf("v%d: got%s, want %s", v, got, want)
+		}
+	}
+}
+
+// groupsCluster: three brokers; topics a (3 partitions), b (2), c (1) with records; groups with
+// admin commits (kfake lists them Empty, protocol type "").
+func groupsCluster(t *testing.T, opts ...kfake.Opt) *kfake.Cluster {
+	t.Helper()
+	c := newCluster(t, append([]kfake.Opt{kfake.NumBrokers(3), kfake.SeedTopics(3, "a"), kfake.SeedTopics(2, "b"),
+		kfake.SeedTopics(1, "c")}, opts...)...)
+	produce(t, c, "a", 0, 4)
+	produce(t, c, "a", 2, 1)
+	produce(t, c, "b", 1, 7)
+	produce(t, c, "c", 0, 2)
+	acctest.FakeCommit(t, c, "app.one", "a", 0, 1)   // lag 3
+	acctest.FakeCommit(t, c, "app.one", "a", 1, 0)   // lag 0 (empty partition)
+	acctest.FakeCommit(t, c, "app.two", "b", 1, 10)  // lag -3: past the log end, not counted
+	acctest.FakeCommit(t, c, "app.two", "a", 2, 0)   // lag 1
+	acctest.FakeCommit(t, c, "other", "c", 0, 1)     // lag 1
+	acctest.FakeCommit(t, c, "xapp.one", "a", 0, 4)  // lag 0
+	acctest.FakeCommit(t, c, "app.three", "c", 0, 0) // lag 2
+	acctest.FakeCommit(t, c, "app.three", "b", 0, 0) // lag 0
+	return c
+}
+
+func showGroups(gs []GroupSummary) string {
+	s := ""
+	for _, g := range gs {
+		s += fmt.Sprintf("[%s %s %q %v %d]", g.GroupID, g.State, g.ProtocolType, g.Topics, g.TotalLag)
+	}
+	return s
+}
+
+func TestConsumerGroupsFilters(t *testing.T) {
+	c := groupsCluster(t)
+	cl := newClient(t, c, 5*time.Second)
+	re := func(p string) *regexp.Regexp {
+		r, err := WholeMatch(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		req  ConsumerGroupsRequest
+		want string
+	}{
+		{"all", ConsumerGroupsRequest{},
+			`[app.one Empty "" [a] 3][app.three Empty "" [b c] 2][app.two Empty "" [a b] 1][other Empty "" [c] 1][xapp.one Empty "" [a] 0]`},
+		// Whole id: app\..* does not select xapp.one.
+		{"id regex", ConsumerGroupsRequest{GroupID: re(`app\..*`)},
+			`[app.one Empty "" [a] 3][app.three Empty "" [b c] 2][app.two Empty "" [a b] 1]`},
+		// Only groups with a commit on b, and only b in their figures.
+		{"topic b", ConsumerGroupsRequest{Topics: []string{"b"}},
+			`[app.three Empty "" [b] 0][app.two Empty "" [b] 0]`},
+		{"topics c and id", ConsumerGroupsRequest{Topics: []string{"c"}, GroupID: re(`app.*`)},
+			`[app.three Empty "" [c] 2]`},
+		{"no match", ConsumerGroupsRequest{GroupID: re(`nobody`)}, ``},
+	} {
+		got, err := cl.ConsumerGroups(context.Background(), tc.req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if s := showGroups(got); s != tc.want {
+			t.Errorf("%s:\n got  %s\n want %s", tc.name, s, tc.want)
+		}
+	}
+
+	_, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{Topics: []string{"a", "missing"}})
+	var tnf *TopicNotFoundError
+	if !errors.As(err, &tnf) || tnf.Topic != "missing" {
+		t.Fatalf("a filter topic that does not exist: got %v, want TopicNotFoundError for %q", err, "missing")
+	}
+}
+
+// What one kafka_consumer_groups read costs: one Metadata (every topic), ListGroups on each
+// broker, one OffsetFetch per coordinator (v8+ carries all its groups), ListOffsets per leader of
+// the committed partitions. No FindCoordinator, no DescribeGroups. Below OffsetFetch v8 (a
+// cluster that says it is Kafka 2.8), one OffsetFetch per group.
+func TestConsumerGroupsRequests(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opts    []kfake.Opt
+		batched bool
+	}{
+		{"OffsetFetch v8+", nil, true},
+		{"Kafka 2.8: OffsetFetch v7", []kfake.Opt{kfake.MaxVersions(kversion.V2_8_0())}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := groupsCluster(t, tc.opts...)
+			groups := []string{"app.one", "app.three", "app.two", "other", "xapp.one"}
+			coordinators := map[int32]bool{}
+			for _, g := range groups {
+				coordinators[c.CoordinatorFor(g)] = true
+			}
+			leaders := map[int32]bool{}
+			for _, tp := range []struct {
+				topic string
+				p     int32
+			}{{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}, {"c", 0}} {
+				leaders[c.LeaderFor(tp.topic, tp.p)] = true
+			}
+			counts := countRequests(c)
+			cl, dials := countingClient(t, c)
+			got, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(groups) {
+				t.Fatalf("got %s", showGroups(got))
+			}
+			offsetFetches := len(groups)
+			if tc.batched {
+				offsetFetches = len(coordinators)
+			}
+			expectRequests(t, counts, dials, map[kmsg.Key]int{
+				kmsg.Metadata: 1, kmsg.ListGroups: 3, kmsg.OffsetFetch: offsetFetches, kmsg.ListOffsets: len(leaders),
+			})
+		})
+	}
+}
+
+// A cluster without any group: ListGroups only, then nothing (no FindCoordinator, which would
+// create __consumer_offsets on Apache Kafka).
+func TestConsumerGroupsNoGroups(t *testing.T) {
+	c := newCluster(t, kfake.NumBrokers(2), kfake.SeedTopics(1, "t"))
+	counts := countRequests(c)
+	cl, dials := countingClient(t, c)
+	got, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{})
+	if err != nil || len(got) != 0 {
+		t.Fatalf("got %v, %v; want no groups", got, err)
+	}
+	expectRequests(t, counts, dials, map[kmsg.Key]int{kmsg.Metadata: 1, kmsg.ListGroups: 2})
+}
+
+// COORDINATOR_LOAD_IN_PROGRESS from ListGroups (a broker loading its groups after a restart) is
+// retried; the answer then is complete.
+func TestConsumerGroupsRetriesLoadingCoordinator(t *testing.T) {
+	c := groupsCluster(t)
+	failures := 2
+	c.ControlKey(int16(kmsg.ListGroups), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		if failures == 0 {
+			return nil, nil, false
+		}
+		failures--
+		c.KeepControl()
+		resp := kmsg.NewPtrListGroupsResponse()
+		resp.Version = r.GetVersion()
+		resp.ErrorCode = 14 // COORDINATOR_LOAD_IN_PROGRESS
+		return resp, nil, true
+	})
+	cl := newClient(t, c, 5*time.Second)
+	got, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{})
+	if err != nil || len(got) != 5 {
+		t.Fatalf("got %s, %v; want 5 groups", showGroups(got), err)
+	}
+}

@@ -1,0 +1,151 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
+)
+
+var _ datasource.DataSourceWithConfigure = &ConsumerGroupsDataSource{}
+
+// ConsumerGroupsDataSource is kafka_consumer_groups: every consumer group of the cluster (or of
+// some topics), with its state and total lag.
+type ConsumerGroupsDataSource struct {
+	data *providerData
+}
+
+// NewConsumerGroupsDataSource is registered in KafkaProvider.DataSources.
+func NewConsumerGroupsDataSource() datasource.DataSource { return &ConsumerGroupsDataSource{} }
+
+type consumerGroupsModel struct {
+	Topics         types.Set    `tfsdk:"topics"`
+	GroupIDRegex   types.String `tfsdk:"group_id_regex"`
+	IsolationLevel types.String `tfsdk:"isolation_level"`
+	Groups         types.List   `tfsdk:"groups"`
+}
+
+type consumerGroupsGroupModel struct {
+	GroupID      string       `tfsdk:"group_id"`
+	State        types.String `tfsdk:"state"`
+	ProtocolType string       `tfsdk:"protocol_type"`
+	Topics       []string     `tfsdk:"topics"`
+	TotalLag     int64        `tfsdk:"total_lag"`
+}
+
+var consumerGroupsGroupType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"group_id":      types.StringType,
+	"state":         types.StringType,
+	"protocol_type": types.StringType,
+	"topics":        types.ListType{ElemType: types.StringType},
+	"total_lag":     types.Int64Type,
+}}
+
+func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_consumer_groups"
+}
+
+func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The consumer groups of the cluster with their state and total lag, sorted by group " +
+			"id: \"which consumer groups still read the topic we are about to delete, and are they done?\" (as " +
+			"Kafka's `kafka-consumer-groups.sh --describe --all-groups` answers it). Covers classic consumer groups, " +
+			"Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka Connect's; " +
+			"share groups (KIP-932) keep no committed offsets and are left out.\n\n" +
+			"One read sends one Metadata request (every topic), ListGroups to every broker (a broker lists only " +
+			"the groups it coordinates), OffsetFetch to each coordinator for all its groups at once (OffsetFetch " +
+			"v8+, Kafka 3.0+; one request per group on older brokers), and ListOffsets per partition leader for " +
+			"every committed partition. Read-only: no FindCoordinator (which would create `__consumer_offsets` " +
+			"on a cluster without groups), never joins, syncs or commits. The broker lists only the groups and " +
+			"topics the provider's principal may DESCRIBE.\n\n" +
+			"Errors: `Topic not found` (on `topics`) for a listed topic that does not exist; `Invalid regular " +
+			"expression` (on `group_id_regex`, while planning); and those of `kafka_partition_offsets`.",
+		Attributes: map[string]schema.Attribute{
+			"topics": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Keep only the groups with a committed offset on at least one of these " +
+					"topics, and only these topics in each group's `topics` and `total_lag`. Each topic must " +
+					"exist. Default: every group, over every topic it has commits on.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...)},
+			},
+			"group_id_regex": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "An RE2 regular expression (Go's `regexp` syntax) that the **whole** group id " +
+					"must match: `orders-.*` selects `orders-billing`, not `legacy-orders-billing`. Default: every group.",
+				Validators: []validator.String{wholeMatchValidator{}},
+			},
+			"isolation_level": isolationLevelAttribute(),
+			"groups": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "One entry per selected group, sorted by `group_id`.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's id."},
+					"state": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's state as " +
+						"its coordinator lists it (ListGroups v4+): `Stable`, `PreparingRebalance`, " +
+						"`CompletingRebalance`, `Assigning`, `Reconciling`, `Empty` (no members, offsets kept) " +
+						"or `Dead`. `null` on brokers before Kafka 2.6, which do not say."},
+					"protocol_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`consumer` for " +
+						"consumer groups (classic and KIP-848), `connect` for Kafka Connect workers, `\"\"` for a " +
+						"group that only ever had offsets committed by an admin client."},
+					"topics": schema.ListAttribute{ElementType: types.StringType, Computed: true,
+						MarkdownDescription: "The topics the group has committed offsets on (within `topics`), sorted."},
+					"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
+						"group's committed partitions of these topics of latest offset − committed offset, " +
+						"counting only positive lags (a commit past the log end does not cancel a backlog " +
+						"elsewhere). In offsets, not records: transaction markers count."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *ConsumerGroupsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureData(req, resp)
+}
+
+func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m consumerGroupsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
+		return
+	}
+	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel)}
+	q.GroupID = wholeMatch(m.GroupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
+	if !m.Topics.IsNull() {
+		q.Topics = []string{} // an empty set selects no group
+		resp.Diagnostics.Append(m.Topics.ElementsAs(ctx, &q.Topics, false)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	res, err := d.data.client.ConsumerGroups(ctx, q)
+	if err != nil {
+		addReadError(&resp.Diagnostics, err, path.Root("topics"))
+		return
+	}
+	groups := make([]consumerGroupsGroupModel, len(res))
+	for i, g := range res {
+		state := types.StringNull()
+		if g.State != "" {
+			state = types.StringValue(g.State)
+		}
+		groups[i] = consumerGroupsGroupModel{GroupID: g.GroupID, State: state, ProtocolType: g.ProtocolType, Topics: g.Topics, TotalLag: g.TotalLag}
+	}
+	list, diags := types.ListValueFrom(ctx, consumerGroupsGroupType, groups)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tflog.Debug(ctx, "read consumer groups", map[string]any{"groups": len(res)})
+	m.Groups = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,32 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
+)
+
+// wholeMatchValidator checks, while planning, that a name pattern is valid RE2 syntax.
+type wholeMatchValidator struct{}
+
+func (wholeMatchValidator) Description(context.Context) string {
+	return "must be an RE2 regular expression (Go's regexp syntax), matched against whole names"
+}
+
+func (v wholeMatchValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (wholeMatchValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := kafkaclient.WholeMatch(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid regular expression",
+			fmt.Sprintf("%s. The pattern is RE2 syntax (https://github.com/google/re2/wiki/Syntax), matched "+
+				"against the whole name: no lookaround or backreferences.", err))
+	}
+}

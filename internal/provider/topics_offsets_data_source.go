@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
+)
+
+var _ datasource.DataSourceWithConfigure = &TopicsOffsetsDataSource{}
+
+// TopicsOffsetsDataSource is kafka_topics_offsets: message counts of every topic whose name
+// matches a pattern.
+type TopicsOffsetsDataSource struct {
+	data *providerData
+}
+
+// NewTopicsOffsetsDataSource is registered in KafkaProvider.DataSources.
+func NewTopicsOffsetsDataSource() datasource.DataSource { return &TopicsOffsetsDataSource{} }
+
+type topicsOffsetsModel struct {
+	NameRegex       types.String `tfsdk:"name_regex"`
+	IncludeInternal types.Bool   `tfsdk:"include_internal"`
+	IsolationLevel  types.String `tfsdk:"isolation_level"`
+	Topics          types.List   `tfsdk:"topics"`
+}
+
+type topicsOffsetsTopicModel struct {
+	Name           string `tfsdk:"name"`
+	PartitionCount int64  `tfsdk:"partition_count"`
+	MessageCount   int64  `tfsdk:"message_count"`
+	Internal       bool   `tfsdk:"internal"`
+}
+
+var topicsOffsetsTopicType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"name": types.StringType, "partition_count": types.Int64Type, "message_count": types.Int64Type, "internal": types.BoolType,
+}}
+
+func (d *TopicsOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_topics_offsets"
+}
+
+func (d *TopicsOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Every topic whose whole name matches `name_regex`, with its partition count and " +
+			"message count, sorted by name: \"are all the `orders.*` topics drained?\" (as Kafka's " +
+			"`kafka-get-offsets.sh --topic REGEX` answers it). One read costs one Metadata request (every " +
+			"topic the provider's principal may DESCRIBE; it never creates a topic) and, for the earliest and " +
+			"the latest offset, one ListOffsets request per partition leader carrying that leader's " +
+			"partitions of every matching topic: the requests grow with the number of brokers, not of topics. " +
+			"No topic matching is not an error: `topics` is then empty.\n\n" +
+			"Errors: `Invalid regular expression` (on `name_regex`, while planning); `Cannot reach the Kafka " +
+			"cluster`, `Kafka broker refused the request`, `Kafka read timed out` as for `kafka_partition_offsets`.",
+		Attributes: map[string]schema.Attribute{
+			"name_regex": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "An RE2 regular expression (Go's `regexp` syntax) that the **whole** topic " +
+					"name must match, as with Kafka's own tools: `orders` selects `orders` but not `orders.v2`; " +
+					"`orders\\..*` (written `\"orders\\\\..*\"` in HCL) selects every topic whose name starts with " +
+					"`orders.`. " +
+					"Default: every topic.",
+				Validators: []validator.String{wholeMatchValidator{}},
+			},
+			"include_internal": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Also select Kafka's internal topics, which Metadata marks as internal " +
+					"(`__consumer_offsets`, `__transaction_state`, `__share_group_state`). Default `false`.",
+			},
+			"isolation_level": isolationLevelAttribute(),
+			"topics": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "One entry per selected topic, sorted by name.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
+					"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many partitions the topic has (Metadata API)."},
+					"message_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over " +
+						"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
+						"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +
+						"exactly when the topic is drained."},
+					"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *TopicsOffsetsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureData(req, resp)
+}
+
+func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m topicsOffsetsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
+		return
+	}
+	q := kafkaclient.TopicsOffsetsRequest{IncludeInternal: m.IncludeInternal.ValueBool(), Isolation: isolation(m.IsolationLevel)}
+	q.Name = wholeMatch(m.NameRegex, path.Root("name_regex"), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	res, err := d.data.client.TopicsOffsets(ctx, q)
+	if err != nil {
+		addReadError(&resp.Diagnostics, err, path.Root("name_regex"))
+		return
+	}
+	topics := make([]topicsOffsetsTopicModel, len(res))
+	for i, t := range res {
+		var total int64
+		for _, p := range t.Partitions {
+			total = sumOffsets(total, p.Latest-p.Earliest, "message_count of topic "+t.Name, &resp.Diagnostics)
+		}
+		topics[i] = topicsOffsetsTopicModel{Name: t.Name, PartitionCount: int64(len(t.Partitions)), MessageCount: total, Internal: t.Internal}
+	}
+	list, diags := types.ListValueFrom(ctx, topicsOffsetsTopicType, topics)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tflog.Debug(ctx, "read topics offsets", map[string]any{"name_regex": m.NameRegex.ValueString(), "topics": len(res)})
+	m.Topics = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// wholeMatch compiles an optional whole-name pattern; nil when unset.
+func wholeMatch(v types.String, attr path.Path, diags *diag.Diagnostics) *regexp.Regexp {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	re, err := kafkaclient.WholeMatch(v.ValueString())
+	if err != nil {
+		diags.AddAttributeError(attr, "Invalid regular expression", err.Error()+".")
+	}
+	return re
+}
