@@ -150,27 +150,26 @@ func (d *dialLog) describe(address string, id int, err error) string {
 	if address == "" {
 		return plainError(err)
 	}
-	before := d.contacts.answeredBefore(address)
+	known := d.acquaintance(address, id)
 	d.mu.Lock()
 	r := d.addrs[address]
 	p := ""
 	if r != nil {
-		p = r.problem(before)
+		p = r.problem(known)
 	}
-	dialFailed := r != nil && r.dialErr != nil
 	d.mu.Unlock()
+	if p != "" {
+		return p
+	}
 	var op *net.OpError
-	if p == "" {
-		dialFailed = dialFailed || errors.As(err, &op) && op.Op == "dial"
-		p = plainError(err)
-		if before && isTimeout(err) {
-			p = "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
-		}
+	switch {
+	case known == answered && isTimeout(err):
+		return "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
+	case known == named && errors.As(err, &op) && op.Op == "dial":
+		return describeDialError(err) + "; the cluster's metadata names it as a broker (restarting or down; if it " +
+			"lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
 	}
-	if dialFailed && !before && id >= 0 {
-		p += " (check the broker's advertised.listeners: this is the address the cluster gives for it)"
-	}
-	return p
+	return plainError(err)
 }
 
 // plainError says in words what a connection error was, without kafka-go's wrapping.
