@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"net"
 	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/segmentio/kafka-go/protocol"
 	"github.com/segmentio/kafka-go/protocol/apiversions"
@@ -15,6 +17,8 @@ import (
 	"github.com/segmentio/kafka-go/protocol/findcoordinator"
 	"github.com/segmentio/kafka-go/protocol/metadata"
 	"github.com/segmentio/kafka-go/protocol/offsetfetch"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // walked are the response types the shape check is tested on: those in shapes, which kafkaConn
@@ -220,5 +224,69 @@ func TestShapeProblemIsNamedWithTheBroker(t *testing.T) {
 	want := "broker-1:9092: answered ListOffsets v1 with field Topics: an array that claims 2147483647 entries in 0 bytes: not a Kafka broker"
 	if err == nil || err.Error() != want || !strings.Contains(err.Error(), "broker-1:9092") {
 		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}
+
+// hostileBroker is a one-broker cluster that answers ApiVersions and Metadata (topic "t", one
+// partition, led by itself) as Kafka does, and every ListOffsets with a body of 10 to 14 bytes that
+// claims 2^31-1 topics: what kafka-go alone would turn into an 80 GiB allocation.
+func hostileBroker(t *testing.T) string {
+	t.Helper()
+	l := acctest.Listen(t)
+	host, port := l.Addr().(*net.TCPAddr).IP.String(), l.Addr().(*net.TCPAddr).Port
+	return acctest.Serve(t, l, func(c net.Conn) {
+		go func() {
+			for {
+				v, id, _, msg, err := protocol.ReadRequest(c)
+				if err != nil {
+					return
+				}
+				var res protocol.Message
+				switch msg.(type) {
+				case *apiversions.Request:
+					res = &apiversions.Response{ApiKeys: []apiversions.ApiKeyResponse{
+						{ApiKey: int16(protocol.ApiVersions), MaxVersion: 2}, {ApiKey: int16(protocol.Metadata), MaxVersion: 8},
+						{ApiKey: int16(protocol.ListOffsets), MinVersion: 1, MaxVersion: 7}}}
+				case *metadata.Request:
+					res = &metadata.Response{Brokers: []metadata.ResponseBroker{{NodeID: 1, Host: host, Port: int32(port)}},
+						Topics: []metadata.ResponseTopic{{Name: "t", Partitions: []metadata.ResponsePartition{
+							{LeaderID: 1, ReplicaNodes: []int32{1}, IsrNodes: []int32{1}}}}}}
+				case *listOffsetsRequest:
+					body := binary.BigEndian.AppendUint32(nil, uint32(id))
+					if v >= 6 {
+						body = append(body, 0, 0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x08) // header tags, throttle, compact count 2^31-1
+					} else {
+						body = append(body, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff)
+					}
+					if _, err := c.Write(frameOf(body...)); err != nil {
+						return
+					}
+					continue
+				default:
+					return
+				}
+				if err := protocol.WriteResponse(c, v, id, res); err != nil {
+					return
+				}
+			}
+		}()
+	})
+}
+
+// Through the whole client, a broker's hostile ListOffsets answer is an error that says what it
+// claimed, at once, without the allocation.
+func TestHostileListOffsetsAnswer(t *testing.T) {
+	cl, err := New(Config{BootstrapServers: []string{hostileBroker(t)}, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	elapsed, allocated, err := measuredRead(cl)
+	if err == nil || !strings.Contains(err.Error(), "answered ListOffsets v7 with field Topics: an array that claims 2147483647 entries in 0 bytes") {
+		t.Fatalf("got %v; want the claim refused", err)
+	}
+	t.Logf("%s after %s, %d KiB allocated", err, elapsed, allocated>>10)
+	if allocated > 64<<20 {
+		t.Errorf("allocated %d MiB for one refused answer", allocated>>20)
 	}
 }
