@@ -91,9 +91,13 @@ func b64token(s string) bool {
 		return false
 	}
 	for _, r := range body {
-		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("-._~+/", r)) {
+		if !b64tokenChar(r) {
 			return false
 		}
 	}
 	return true
+}
+
+func b64tokenChar(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("-._~+/", r)
 }

@@ -233,7 +233,11 @@ func TestShapeProblemIsNamedWithTheBroker(t *testing.T) {
 func hostileBroker(t *testing.T) string {
 	t.Helper()
 	l := acctest.Listen(t)
-	host, port := l.Addr().(*net.TCPAddr).IP.String(), l.Addr().(*net.TCPAddr).Port
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		t.Fatalf("listening on %v", l.Addr())
+	}
+	host, port := addr.IP.String(), addr.Port
 	return acctest.Serve(t, l, func(c net.Conn) {
 		go func() {
 			for {

@@ -109,11 +109,14 @@ func FuzzTimeout(f *testing.F) {
 			t.Fatalf("error holds the control character %U: %q", r, err.Error())
 		}
 		exact, isDuration := exactDuration(s)
+		notPositive := isDuration && exact.Sign() <= 0
+		shorter := isDuration && exact.Sign() > 0 && exact.Cmp(big.NewRat(int64(time.Second), 1)) < 0
+		longer := isDuration && exact.Cmp(big.NewRat(int64(24*time.Hour), 1)) > 0
 		msg := err.Error()
 		switch {
-		case strings.Contains(msg, "is not positive") && !(isDuration && exact.Sign() <= 0),
-			strings.Contains(msg, "shorter than") && !(isDuration && exact.Sign() > 0 && exact.Cmp(big.NewRat(int64(time.Second), 1)) < 0),
-			strings.Contains(msg, "longer than") && !(isDuration && exact.Cmp(big.NewRat(int64(24*time.Hour), 1)) > 0),
+		case strings.Contains(msg, "is not positive") && !notPositive,
+			strings.Contains(msg, "shorter than") && !shorter,
+			strings.Contains(msg, "longer than") && !longer,
 			strings.Contains(msg, "is not a Go duration") && isDuration:
 			t.Fatalf("parseTimeout(%q): %q, but its exact value is %s ns", s, msg, exact.FloatString(3))
 		}
