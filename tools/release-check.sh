@@ -82,9 +82,9 @@ log "make release-snapshot took $((SECONDS - start)) s"
 
 # 3. Names, checksums, signature.
 dist="$repo/dist"
-sums=("$dist"/"$name"_*_SHA256SUMS)
-[[ ${#sums[@]} == 1 && -f ${sums[0]} ]] || die "want one ${name}_*_SHA256SUMS in dist/, got: ${sums[*]}"
-sums=${sums[0]}
+found=("$dist"/"$name"_*_SHA256SUMS)
+[[ ${#found[@]} == 1 && -f ${found[0]} ]] || die "want one ${name}_*_SHA256SUMS in dist/, got: ${found[*]}"
+sums=${found[0]}
 version=${sums##*/"$name"_}
 version=${version%_SHA256SUMS}
 log "version $version"
