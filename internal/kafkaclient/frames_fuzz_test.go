@@ -83,7 +83,7 @@ func FuzzCheckApiVersions(f *testing.F) {
 		}
 		defer noHang("checkApiVersions")()
 		frame := frameOf(body...)
-		dials := newDialLog(nil, false, nil)
+		dials := newDialLog(nil, false, newContacts())
 		var err error
 		if n := allocatedBy(func() { err = checkApiVersions(dials, "broker-1:9092", frame, v) }); n > allocLimit(len(frame)) {
 			t.Fatalf("checkApiVersions allocated %d bytes for a %d-byte frame", n, len(frame))

@@ -31,6 +31,7 @@ import (
 var shapes = map[protocol.ApiKey]reflect.Type{
 	protocol.ListOffsets:      reflect.TypeFor[listOffsetsResponse](), // listoffsets.go
 	protocol.ListGroups:       reflect.TypeFor[listGroupsResponse](),  // listgroups.go
+	protocol.OffsetFetch:      reflect.TypeFor[offsetFetchResponse](), // offsetfetch.go
 	protocol.SaslHandshake:    reflect.TypeFor[saslhandshake.Response](),
 	protocol.SaslAuthenticate: reflect.TypeFor[saslauthenticate.Response](),
 }

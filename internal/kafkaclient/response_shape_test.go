@@ -16,7 +16,6 @@ import (
 	"github.com/segmentio/kafka-go/protocol/describegroups"
 	"github.com/segmentio/kafka-go/protocol/findcoordinator"
 	"github.com/segmentio/kafka-go/protocol/metadata"
-	"github.com/segmentio/kafka-go/protocol/offsetfetch"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -33,7 +32,7 @@ var walked = []struct {
 	{protocol.SaslAuthenticate, shapes[protocol.SaslAuthenticate]},
 	{protocol.Metadata, reflect.TypeFor[metadata.Response]()},
 	{protocol.FindCoordinator, reflect.TypeFor[findcoordinator.Response]()},
-	{protocol.OffsetFetch, reflect.TypeFor[offsetfetch.Response]()},
+	{protocol.OffsetFetch, shapes[protocol.OffsetFetch]},
 	{protocol.DescribeGroups, reflect.TypeFor[describegroups.Response]()},
 	{protocol.ApiVersions, reflect.TypeFor[apiversions.Response]()},
 }
@@ -218,7 +217,7 @@ func decodeMeasured(key protocol.ApiKey, v int16, frame []byte) (protocol.Messag
 
 // The check names what it refused in the error that the read returns.
 func TestShapeProblemIsNamedWithTheBroker(t *testing.T) {
-	c := &kafkaConn{s: &secureDialer{dials: newDialLog(nil, false, nil)}, address: "broker-1:9092",
+	c := &kafkaConn{s: &secureDialer{dials: newDialLog(nil, false, newContacts())}, address: "broker-1:9092",
 		lastKey: protocol.ListOffsets, lastVer: 1}
 	err := c.check(frameOf(0, 0, 0, 1, 0x7f, 0xff, 0xff, 0xff))
 	want := "broker-1:9092: answered ListOffsets v1 with field Topics: an array that claims 2147483647 entries in 0 bytes: not a Kafka broker"

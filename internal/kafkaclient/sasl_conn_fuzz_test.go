@@ -123,7 +123,7 @@ func FuzzKafkaConnResponse(f *testing.F) {
 		}
 		defer noHang("kafkaConn")()
 		c := &kafkaConn{Conn: &peerConn{resp: resp, chunk: int(chunk)%64 + 1}, address: "broker-1:9092",
-			s: &secureDialer{dials: newDialLog(nil, false, nil), sasl: &identified{
+			s: &secureDialer{dials: newDialLog(nil, false, newContacts()), sasl: &identified{
 				Mechanism: plain.Mechanism{Username: "app", Password: fuzzPassword}, identity: `user "app"`}}}
 		req := binary.BigEndian.AppendUint32(nil, 4)
 		req = binary.BigEndian.AppendUint16(req, uint16(key))
