@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -176,24 +175,4 @@ func (k *Kafka) PartitionCount(topic string) int {
 		k.t.Fatalf("describe topic %s: %v", topic, err)
 	}
 	return len(details[topic].Partitions)
-}
-
-// SupportsNextGenGroups reports whether the broker runs Kafka 4's consumer group protocol
-// (KIP-848): the cluster has finalized the feature group.version at level 1 or more, as Kafka 4
-// does by default (Kafka 3.9 serves the API but leaves the feature off).
-func (k *Kafka) SupportsNextGenGroups() bool {
-	k.t.Helper()
-	versions, err := k.Admin.ApiVersions(ctx(k.t))
-	if err != nil {
-		k.t.Fatalf("ApiVersions: %v", err)
-	}
-	supported := false
-	versions.Each(func(v kadm.BrokerApiVersions) {
-		if raw := v.Raw(); raw != nil {
-			for _, f := range raw.FinalizedFeatures {
-				supported = supported || f.Name == "group.version" && f.MaxVersionLevel >= 1
-			}
-		}
-	})
-	return supported
 }

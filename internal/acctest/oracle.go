@@ -1,6 +1,7 @@
 package acctest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -331,6 +332,26 @@ func (k *Kafka) LimitedUser(groups, topics []string) (user, password string) {
 //   - the broker config group.coordinator.rebalance.protocols lacks "consumer".
 func (k *Kafka) RequireConsumerGroupProtocol() {
 	k.t.Helper()
+	if reason := k.consumerGroupProtocolMissing(); reason != "" {
+		k.t.Skip(reason)
+	}
+}
+
+// SupportsNextGenGroups reports whether every broker serves Kafka 4's consumer group protocol, as
+// RequireConsumerGroupProtocol decides, for tests that do something else where it does not.
+func (k *Kafka) SupportsNextGenGroups() bool {
+	k.t.Helper()
+	reason := k.consumerGroupProtocolMissing()
+	if reason != "" {
+		k.t.Log(reason)
+	}
+	return reason == ""
+}
+
+// consumerGroupProtocolMissing says why the brokers do not serve the consumer group protocol as
+// the tests' consumer uses it, "" when they do.
+func (k *Kafka) consumerGroupProtocolMissing() string {
+	k.t.Helper()
 	versions, err := k.Admin.ApiVersions(ctx(k.t))
 	if err != nil {
 		k.t.Fatalf("oracle ApiVersions: %v", err)
@@ -341,20 +362,21 @@ func (k *Kafka) RequireConsumerGroupProtocol() {
 		}
 		heartbeat, ok := v.KeyMaxVersion(kmsg.ConsumerGroupHeartbeat.Int16())
 		if !ok {
-			k.t.Skipf("KIP-848: broker %d (%s) does not serve the consumer group protocol: ConsumerGroupHeartbeat "+
+			return fmt.Sprintf("KIP-848: broker %d (%s) does not serve the consumer group protocol: ConsumerGroupHeartbeat "+
 				"(API key 68) is absent from its ApiVersions answer", v.NodeID, v.VersionGuess())
 		}
 		if heartbeat < 1 {
-			k.t.Skipf("KIP-848: broker %d (%s) serves only the early-access consumer group protocol: "+
+			return fmt.Sprintf("KIP-848: broker %d (%s) serves only the early-access consumer group protocol: "+
 				"ConsumerGroupHeartbeat (API key 68) up to v%d in its ApiVersions answer; the test's consumer "+
 				"(franz-go) needs v1 (Kafka 4.0)", v.NodeID, v.VersionGuess(), heartbeat)
 		}
 		if protocols := k.brokerConfig(v.NodeID, rebalanceProtocols); protocols != nil &&
 			!slices.Contains(strings.Split(*protocols, ","), "consumer") {
-			k.t.Skipf("KIP-848: broker %d (%s) does not serve the consumer group protocol: %s is %q, without "+
+			return fmt.Sprintf("KIP-848: broker %d (%s) does not serve the consumer group protocol: %s is %q, without "+
 				"\"consumer\"", v.NodeID, v.VersionGuess(), rebalanceProtocols, *protocols)
 		}
 	}
+	return ""
 }
 
 const rebalanceProtocols = "group.coordinator.rebalance.protocols"

@@ -5,6 +5,8 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // CheckBootstrapServer says what is wrong with one "host:port" bootstrap address, or nil.
@@ -18,8 +20,10 @@ func CheckBootstrapServer(s string) error {
 			`e.g. ["broker-1:9092", "broker-2:9092"]`, s)
 	case strings.Contains(s, "://"):
 		return fmt.Errorf("%q has a listener or URL scheme: drop the %q prefix, want host:port", s, s[:strings.Index(s, "://")+3])
-	case strings.ContainsAny(s, " \t\r\n"):
-		return fmt.Errorf("%q contains white space: want host:port", s)
+	case strings.IndexFunc(s, invisible) >= 0:
+		return fmt.Errorf("%q contains white space or a control character: want host:port", s)
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%q is not valid UTF-8: want host:port", s)
 	}
 	host, port, err := net.SplitHostPort(s)
 	if err != nil {
@@ -37,3 +41,7 @@ func CheckBootstrapServer(s string) error {
 	}
 	return nil
 }
+
+// invisible: white space, control and other characters that no host name holds and that would
+// show in an error as nothing or as a line break.
+func invisible(r rune) bool { return unicode.IsSpace(r) || !unicode.IsGraphic(r) }

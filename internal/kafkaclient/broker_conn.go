@@ -141,7 +141,8 @@ func (c *brokerConn) roundTrip(ctx context.Context, msg protocol.Message) (proto
 
 // readLoop reads the answers in order until the connection fails or is closed. Every frame's
 // size is checked before it is read (frames.go): a peer's size prefix is never trusted for an
-// allocation beyond maxResponseFrame.
+// allocation beyond maxResponseFrame; and the responses whose types this package owns are walked
+// whole before kafka-go decodes them (response_shape.go).
 func (c *brokerConn) readLoop() {
 	defer close(c.readerDone)
 	var head [4]byte
@@ -155,12 +156,19 @@ func (c *brokerConn) readLoop() {
 			c.fail(err)
 			return
 		}
-		frame := make([]byte, 4+int(binary.BigEndian.Uint32(head[:])))
-		copy(frame, head[:])
-		if _, err := io.ReadFull(c.pc, frame[4:]); err != nil {
+		// The buffer grows with the bytes received, not with what the size prefix claims.
+		size := int64(binary.BigEndian.Uint32(head[:]))
+		buf := bytes.NewBuffer(make([]byte, 0, 4+min(size, 64<<10)))
+		buf.Write(head[:])
+		got, err := buf.ReadFrom(io.LimitReader(c.pc, size))
+		if err == nil && got < size {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
 			c.fail(c.kc.explainPipelined(err, false, answered == 0))
 			return
 		}
+		frame := buf.Bytes()
 		c.mu.Lock()
 		var cl *call
 		if len(c.queue) > 0 {
@@ -181,6 +189,13 @@ func (c *brokerConn) readLoop() {
 				cl.err = c.failure()
 				close(cl.done)
 			}
+			return
+		}
+		if problem := checkShape(cl.key, cl.version, frame); problem != "" { // response_shape.go
+			c.fail(&notKafkaError{Address: c.address, What: fmt.Sprintf("answered %s v%d with %s: not a Kafka broker",
+				cl.key, cl.version, problem)})
+			cl.err = c.failure()
+			close(cl.done)
 			return
 		}
 		_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)

@@ -129,13 +129,25 @@ func (c *loggedConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// acquaintance says what the process knows of address; id is the broker id the cluster's
+// metadata gives it, -1 for a bootstrap server.
+func (d *dialLog) acquaintance(address string, id int) acquaintance {
+	switch {
+	case d.contacts.answeredBefore(address):
+		return answered
+	case id >= 0:
+		return named
+	}
+	return stranger
+}
+
 // problems describes, one phrase per address, every address that failed, sorted by address.
 func (d *dialLog) problems() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var out []string
 	for addr, r := range d.addrs {
-		if p := r.problem(d.contacts.answeredBefore(addr)); p != "" {
+		if p := r.problem(d.acquaintance(addr, -1)); p != "" {
 			out = append(out, addr+": "+p)
 		}
 	}
@@ -165,10 +177,18 @@ func notKafka(head []byte) string {
 	return fmt.Sprintf("answered with bytes that are not a Kafka response (first bytes % x)", head)
 }
 
-// problem describes what went wrong at the address, "" if nothing did. answeredBefore: the address
-// answered like Kafka earlier in this process, so a silence or refusal now is a broker that went
-// away, not a wrong address.
-func (r *addrRecord) problem(answeredBefore bool) string {
+// acquaintance is what the process knows of an address when one of its connections fails: it
+// decides whether the failure reads as a wrong address or as a broker that went away.
+type acquaintance int
+
+const (
+	stranger acquaintance = iota // a bootstrap server that never answered: maybe not a Kafka listener
+	named                        // a broker that the cluster's metadata names, not answered yet
+	answered                     // it answered like Kafka earlier in this process
+)
+
+// problem describes what went wrong at the address, "" if nothing did.
+func (r *addrRecord) problem(known acquaintance) string {
 	switch {
 	case r.security != "":
 		return r.security
@@ -176,11 +196,17 @@ func (r *addrRecord) problem(answeredBefore bool) string {
 		return ""
 	case r.notKafka != "":
 		return r.notKafka
-	case answeredBefore && r.connected:
+	case known == answered && r.connected:
 		return "stopped answering: it answered earlier in this run, then accepted a TCP connection and sent " +
 			"nothing back (a paused, overloaded or partitioned broker)"
-	case answeredBefore && r.dialErr != nil:
+	case known == named && r.connected:
+		return "did not answer: the cluster's metadata names it as a broker, and it accepted a TCP connection " +
+			"and sent nothing back (a paused, overloaded or partitioned broker)"
+	case known == answered && r.dialErr != nil:
 		return describeDialError(r.dialErr) + "; it answered earlier in this run (a broker restarting or down)"
+	case known == named && r.dialErr != nil:
+		return describeDialError(r.dialErr) + "; the cluster's metadata names it as a broker (restarting or " +
+			"down; if it lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
 	case r.connected && r.readErr != nil:
 		return "accepted the TCP connection, then closed it without a Kafka response " +
 			"(is this a Kafka listener, and does it expect TLS or SASL?)"

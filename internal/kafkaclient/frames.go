@@ -9,9 +9,12 @@ import (
 // count is allocated before it is checked against the bytes left (kafka-go issue #1439), so a
 // 14-byte frame can ask for gigabytes. kafkaConn therefore checks the size of every response
 // frame, and the first response of every connection, ApiVersions, in full, so that a peer that is
-// not Kafka is refused before kafka-go decodes anything it sent. A peer that answers ApiVersions
-// like a broker and then sends hostile arrays in later responses is not defended against: that
-// takes a parser for every response, and such a peer is a broken or malicious Kafka broker.
+// not Kafka is refused before kafka-go decodes anything it sent. Later responses whose types this
+// package registers or decodes itself (ListOffsets, ListGroups, SaslHandshake, SaslAuthenticate)
+// are read whole and walked before kafka-go decodes them (response_shape.go). kafka-go's own
+// responses (Metadata, FindCoordinator, OffsetFetch, DescribeGroups) are not yet: a broker that
+// answers ApiVersions properly and then sends hostile arrays there is not defended against;
+// adding their types to shapes would be enough (FuzzResponseShape already checks the walker on them).
 
 // maxResponseFrame bounds any response frame: far above what Metadata for a large cluster or
 // ListOffsets for thousands of partitions take, far below what would exhaust memory.

@@ -276,7 +276,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	op := fmt.Sprintf("FindCoordinator for group %q", group)
 	addr, err := c.seedAddr(ctx)
 	if err != nil {
-		return leader{}, &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
+		return leader{}, c.seedError(err)
 	}
 	m, err := c.roundTrip(ctx, addr, &findcoordinator.Request{Key: group})
 	if err != nil {

@@ -136,7 +136,7 @@ func partitionsOf(t metadata.ResponseTopic) map[int32]partitionMetadata {
 func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Response, error) {
 	addr, err := c.seedAddr(ctx)
 	if err != nil {
-		return nil, &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
+		return nil, c.seedError(err)
 	}
 	m, err := c.roundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
 	if err != nil {

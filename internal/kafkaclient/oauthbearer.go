@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 // and is kept until shortly before it expires, or is a static token.
 type oauthBearer struct {
 	identity string
+	secret   string // the client secret, to keep it out of errors that quote the endpoint
 	fetch    func(ctx context.Context) (*oauth2.Token, error)
 	now      func() time.Time
 
@@ -44,6 +46,7 @@ func newOAuthBearer(c SASLConfig) *oauthBearer {
 	}
 	return &oauthBearer{
 		identity: fmt.Sprintf("client_id %q, tokens from %s", c.ClientID, c.TokenURL),
+		secret:   c.ClientSecret,
 		fetch:    cc.Token,
 		now:      time.Now,
 	}
@@ -76,10 +79,16 @@ func (m *oauthBearer) currentToken(ctx context.Context) (string, error) {
 	}
 	t, err := m.fetch(ctx)
 	if err != nil {
-		return "", describeTokenError(err)
+		return "", describeTokenError(err, m.secret)
 	}
 	if t.AccessToken == "" {
 		return "", errors.New("the token endpoint answered without an access_token")
+	}
+	if !isBearerToken(t.AccessToken) {
+		// It goes into the SASL message between 0x01 separators: a token with other bytes
+		// could add keys of the endpoint's choosing. Not quoted: it is a secret.
+		return "", errors.New("the access token is not a bearer token: RFC 6750 allows letters, digits, " +
+			"'-', '.', '_', '~', '+', '/' and trailing '='")
 	}
 	m.token, m.fetched = t, now
 	return t.AccessToken, nil
@@ -94,18 +103,27 @@ func (m *oauthBearer) fresh(now time.Time) bool {
 }
 
 // describeTokenError words a token endpoint failure without its response body, which might echo
-// what was sent.
-func describeTokenError(err error) error {
+// what was sent; the error fields it does quote are cleared of the client secret.
+func describeTokenError(err error, secret string) error {
+	redact := func(s string) string {
+		if secret == "" {
+			return s
+		}
+		return strings.ReplaceAll(s, secret, "(client_secret)")
+	}
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		msg := "the token endpoint refused the client credentials"
 		if re.Response != nil {
-			msg = fmt.Sprintf("the token endpoint %s answered HTTP %s", re.Response.Request.URL.Redacted(), re.Response.Status)
+			// The status code with Go's words for it: the endpoint's own reason phrase may hold
+			// control characters.
+			msg = strings.TrimSpace(fmt.Sprintf("the token endpoint %s answered HTTP %d %s", re.Response.Request.URL.Redacted(),
+				re.Response.StatusCode, http.StatusText(re.Response.StatusCode)))
 		}
 		if re.ErrorCode != "" {
-			msg += fmt.Sprintf(" (error %q", re.ErrorCode)
+			msg += fmt.Sprintf(" (error %q", redact(re.ErrorCode))
 			if re.ErrorDescription != "" {
-				msg += fmt.Sprintf(": %q", re.ErrorDescription)
+				msg += fmt.Sprintf(": %q", redact(re.ErrorDescription))
 			}
 			msg += ")"
 		}
@@ -124,4 +142,13 @@ func (s *oauthSession) Next(_ context.Context, challenge []byte) (bool, []byte, 
 		return true, nil, nil
 	}
 	return false, []byte{0x01}, nil
+}
+
+// isBearerToken reports whether s is RFC 6750's b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" /
+// "~" / "+" / "/" ) *"=".
+func isBearerToken(s string) bool {
+	body := strings.TrimRight(s, "=")
+	return body != "" && strings.IndexFunc(body, func(r rune) bool {
+		return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && !strings.ContainsRune("-._~+/", r)
+	}) < 0
 }

@@ -66,6 +66,15 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 	}
 }
 
+// seedError is the error of a failed choice of bootstrap server: a TLS, SASL or version failure
+// as it is (it says what to fix; no address list hides it), else what each address did.
+func (c *Client) seedError(err error) error {
+	if typed := configFailure(err); typed != nil {
+		return typed
+	}
+	return &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
+}
+
 func (c *Client) bootstrapProblems() string {
 	if p := c.dials.problems(); len(p) > 0 {
 		return strings.Join(p, "; ")
@@ -88,18 +97,32 @@ func (c *Client) timeoutError(last error) error {
 	return &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
 }
 
-// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
-// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
-// pass through: they say what to fix.
-func (d *dialLog) requestError(op, address string, id int, err error) error {
+// configFailure returns the TLS, SASL or version error in err, if any: failures that the
+// configuration must fix, reported as they are.
+func configFailure(err error) error {
 	var (
-		code   kafka.Error
 		tlsErr *TLSError
 		sasl   *SASLError
 		unsup  *UnsupportedError
 	)
 	switch {
-	case errors.As(err, &tlsErr), errors.As(err, &sasl), errors.As(err, &unsup):
+	case errors.As(err, &tlsErr):
+		return tlsErr
+	case errors.As(err, &sasl):
+		return sasl
+	case errors.As(err, &unsup):
+		return unsup
+	}
+	return nil
+}
+
+// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
+// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
+// pass through: they say what to fix.
+func (d *dialLog) requestError(op, address string, id int, err error) error {
+	var code kafka.Error
+	switch {
+	case configFailure(err) != nil:
 		return err
 	case errors.As(err, &code):
 		return &BrokerError{Op: op, Partition: -1, Code: code, Broker: describeBroker(address, id)}
@@ -113,27 +136,26 @@ func (d *dialLog) describe(address string, id int, err error) string {
 	if address == "" {
 		return plainError(err)
 	}
-	before := d.contacts.answeredBefore(address)
+	known := d.acquaintance(address, id)
 	d.mu.Lock()
 	r := d.addrs[address]
 	p := ""
 	if r != nil {
-		p = r.problem(before)
+		p = r.problem(known)
 	}
-	dialFailed := r != nil && r.dialErr != nil
 	d.mu.Unlock()
+	if p != "" {
+		return p
+	}
 	var op *net.OpError
-	if p == "" {
-		dialFailed = dialFailed || errors.As(err, &op) && op.Op == "dial"
-		p = plainError(err)
-		if before && isTimeout(err) {
-			p = "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
-		}
+	switch {
+	case known == answered && isTimeout(err):
+		return "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
+	case known == named && errors.As(err, &op) && op.Op == "dial":
+		return describeDialError(err) + "; the cluster's metadata names it as a broker (restarting or down; if it " +
+			"lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
 	}
-	if dialFailed && !before && id >= 0 {
-		p += " (check the broker's advertised.listeners: this is the address the cluster gives for it)"
-	}
-	return p
+	return plainError(err)
 }
 
 // plainError says in words what a connection error was, without kafka-go's wrapping.

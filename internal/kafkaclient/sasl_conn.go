@@ -147,18 +147,22 @@ func (c *kafkaConn) read(p []byte) (int, error) {
 	}
 	// The start of the response to the request just written.
 	c.awaiting = false
-	capture := c.lastKey == protocol.SaslHandshake || c.lastKey == protocol.SaslAuthenticate ||
+	control := c.lastKey == protocol.SaslHandshake || c.lastKey == protocol.SaslAuthenticate ||
 		c.lastKey == protocol.ApiVersions || (c.requests == 1 && c.tls != nil)
-	if !capture {
+	if !control && !hasShape(c.lastKey) { // response_shape.go: ListOffsets, ListGroups are checked whole
 		return c.readCheckedHead(p)
 	}
-	if c.readDeadline.IsZero() && !c.dialDeadline.IsZero() {
+	limit := int32(maxResponseFrame)
+	if control {
+		limit = maxControlFrame
+	}
+	if control && c.readDeadline.IsZero() && !c.dialDeadline.IsZero() {
 		// kafka-go clears the connection's deadline before the SASL exchange: bound it by the
 		// end of the connect, so that a broker that never answers cannot hold this read forever.
 		_ = c.Conn.SetReadDeadline(c.dialDeadline)
 		defer func() { _ = c.Conn.SetReadDeadline(time.Time{}) }()
 	}
-	frame, err := c.readFrame()
+	frame, err := c.readFrame(limit)
 	if err != nil {
 		return 0, err
 	}
@@ -188,8 +192,9 @@ func (c *kafkaConn) readCheckedHead(p []byte) (int, error) {
 	return n, nil
 }
 
-// readFrame reads one whole response frame, size prefix included.
-func (c *kafkaConn) readFrame() ([]byte, error) {
+// readFrame reads one whole response frame of at most limit bytes, size prefix included. The
+// buffer grows with the bytes received, not with what the size prefix claims.
+func (c *kafkaConn) readFrame(limit int32) ([]byte, error) {
 	var head [4]byte
 	n, err := io.ReadFull(c.Conn, head[:])
 	if err != nil {
@@ -199,24 +204,37 @@ func (c *kafkaConn) readFrame() ([]byte, error) {
 		return nil, c.explain(err, false)
 	}
 	size := int32(binary.BigEndian.Uint32(head[:]))
-	if size < 4 || size > maxControlFrame {
+	if limit > maxControlFrame {
+		if err := checkFrameSize(c.address, head[:]); err != nil {
+			return nil, err
+		}
+	} else if size < 4 || size > limit {
 		what := notKafka(head[:])
 		if what == "" {
 			what = fmt.Sprintf("answered with a frame of %d bytes where a %s response of a few KiB belongs", size, c.lastKey)
 		}
 		return nil, &notKafkaError{Address: c.address, What: what}
 	}
-	frame := make([]byte, 4+int(size))
-	copy(frame, head[:])
-	if _, err := io.ReadFull(c.Conn, frame[4:]); err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, 4+min(int(size), 64<<10)))
+	buf.Write(head[:])
+	got, err := buf.ReadFrom(io.LimitReader(c.Conn, int64(size)))
+	if err == nil && got < int64(size) {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
 		return nil, c.explain(err, false)
 	}
-	return frame, nil
+	return buf.Bytes(), nil
 }
 
-// check decodes a captured response: ApiVersions is checked in full (frames.go), and a SASL
-// refusal becomes a *SASLError.
+// check decodes a captured response: ApiVersions is checked in full (frames.go), the responses
+// with a shape (response_shape.go) are walked before kafka-go decodes them, and a SASL refusal
+// becomes a *SASLError.
 func (c *kafkaConn) check(frame []byte) error {
+	if problem := checkShape(c.lastKey, c.lastVer, frame); problem != "" {
+		return &notKafkaError{Address: c.address, What: fmt.Sprintf("answered %s v%d with %s: not a Kafka broker",
+			c.lastKey, c.lastVer, problem)}
+	}
 	switch c.lastKey {
 	case protocol.ApiVersions:
 		if err := checkApiVersions(c.address, frame, c.lastVer); err != nil {
@@ -313,9 +331,7 @@ func (s *secureDialer) probeSASL(address string, deadline time.Time) (offered []
 	}
 	defer func() { _ = conn.Close() }()
 	_ = conn.SetDeadline(deadline)
-	pc := protocol.NewConn(conn, s.clientID)
-	pc.SetVersions(map[protocol.ApiKey]int16{protocol.SaslHandshake: 1})
-	msg, err := pc.RoundTrip(&saslhandshake.Request{Mechanism: "PLAIN"})
+	msg, err := roundTripChecked(conn, s.clientID, 1, &saslhandshake.Request{Mechanism: "PLAIN"}) // response_shape.go
 	if err != nil {
 		return nil, false
 	}

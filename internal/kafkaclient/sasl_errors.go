@@ -2,6 +2,7 @@ package kafkaclient
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -48,7 +49,7 @@ func (e *SASLError) Error() string {
 	case SASLMechanismNotEnabled:
 		fmt.Fprintf(&b, "broker %s does not enable SASL mechanism %s on this listener", e.Address, e.Mechanism)
 		if len(e.Offered) > 0 {
-			fmt.Fprintf(&b, "; it offers %s", strings.Join(e.Offered, ", "))
+			fmt.Fprintf(&b, "; it offers %s", mechanismList(e.Offered))
 		}
 	case SASLListenerWithoutSASL:
 		fmt.Fprintf(&b, "broker %s answered the SASL handshake (mechanism %s) with ILLEGAL_SASL_STATE: "+
@@ -57,7 +58,7 @@ func (e *SASLError) Error() string {
 		fmt.Fprintf(&b, "broker %s closed the connection at the first request after the API version "+
 			"exchange, and answers a SASL handshake: this listener requires SASL authentication", e.Address)
 		if len(e.Offered) > 0 {
-			fmt.Fprintf(&b, " (it offers %s)", strings.Join(e.Offered, ", "))
+			fmt.Fprintf(&b, " (it offers %s)", mechanismList(e.Offered))
 		}
 	case SASLCredentialsUnavailable:
 		fmt.Fprintf(&b, "could not get credentials for SASL mechanism %s (%s)", e.Mechanism, e.Identity)
@@ -72,3 +73,19 @@ func (e *SASLError) Error() string {
 }
 
 func (e *SASLError) Unwrap() error { return e.Err }
+
+// mechanismList joins the mechanism names a broker offered. SASL names (RFC 4422) are upper-case
+// letters, digits, '-' and '_': anything else is the broker's text and is quoted, so that it
+// cannot put a line break or an escape sequence into the error.
+func mechanismList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if n == "" || strings.IndexFunc(n, func(r rune) bool {
+			return (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '-' && r != '_'
+		}) >= 0 {
+			out[i] = strconv.Quote(n)
+		}
+	}
+	return strings.Join(out, ", ")
+}

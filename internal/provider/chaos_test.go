@@ -354,6 +354,11 @@ data "kafka_partition_offsets" "p0" {
 		if r.At >= pausedAt && r.Err != nil && r.Took > 6*time.Second {
 			t.Errorf("read with a timeout of 5s took %s: %s", r.Took, r)
 		}
+		// A broker of the cluster that went silent is named as such, not as a wrong address.
+		if r.Err != nil && (!strings.Contains(r.String(), "paused, overloaded or partitioned broker") ||
+			strings.Contains(r.String(), "is this a Kafka listener")) {
+			t.Errorf("the paused broker's error does not say it stopped answering: %s", r)
+		}
 	}
 	c.Wait()
 	c.CheckOffsets(topic, want)

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -236,15 +237,39 @@ func pemFromEnv(v value, diags *diag.Diagnostics) value {
 	if !strings.HasPrefix(v.source, "environment variable ") || strings.Contains(v.v, "-----BEGIN") {
 		return v
 	}
-	data, err := os.ReadFile(strings.TrimSpace(v.v))
+	data, err := readPEMFile(strings.TrimSpace(v.v))
 	if err != nil {
 		diags.AddAttributeError(v.attr, "Invalid "+strings.TrimPrefix(v.source, "environment variable "),
-			"The "+v.source+" holds neither PEM text (-----BEGIN ...) nor the path of a readable PEM file.")
+			"The "+v.source+" holds neither PEM text (-----BEGIN ...) nor the path of a readable PEM file"+
+				" (a regular file of at most 1 MiB).")
 		return value{attr: v.attr}
 	}
 	v.v = string(data)
 	v.source += " (a file)"
 	return v
+}
+
+// maxPEMFile bounds a PEM file named in the environment: a system CA bundle takes a few hundred
+// KiB.
+const maxPEMFile = 1 << 20
+
+// readPEMFile reads a regular file of at most maxPEMFile bytes: a path such as /dev/zero or a
+// named pipe would otherwise be read for ever.
+func readPEMFile(name string) ([]byte, error) {
+	// Checked before opening: opening a named pipe waits for a writer.
+	if st, err := os.Stat(name); err != nil || !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	data, err := io.ReadAll(io.LimitReader(f, maxPEMFile+1))
+	if err == nil && len(data) > maxPEMFile {
+		err = errors.New("larger than 1 MiB")
+	}
+	return data, err
 }
 
 // resolveSecurity builds the TLS configuration and SASL mechanism from the blocks, with the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -66,7 +67,8 @@ func parseTimeout(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is longer than %s", s, maxTimeout)
 	case err != nil:
 		return 0, fmt.Errorf("%q is not a Go duration: want a number with a unit, such as \"10s\" or \"1m30s\"", s)
-	case d <= 0:
+	case d < 0, strings.HasPrefix(s, "-"), d == 0 && !strings.ContainsAny(s, "123456789"):
+		// time.ParseDuration truncates to whole nanoseconds: "0.5ns" is 0, yet positive.
 		return 0, fmt.Errorf("%q is not positive: want a duration such as \"10s\"", s)
 	case d < minTimeout:
 		return 0, fmt.Errorf("%q is shorter than %s, too short to connect to a broker", s, minTimeout)
