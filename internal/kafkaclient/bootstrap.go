@@ -3,15 +3,9 @@ package kafkaclient
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
-	"net"
 	"slices"
 	"time"
-
-	"github.com/segmentio/kafka-go"
-	"github.com/segmentio/kafka-go/protocol"
-	"github.com/segmentio/kafka-go/protocol/apiversions"
 )
 
 // raceDelay is how long a bootstrap server may take to answer before the next one is tried as
@@ -23,26 +17,27 @@ const raceDelay = 500 * time.Millisecond
 // none is chosen: with one bootstrap server, that one; with several, the first to answer
 // ApiVersions in a race (raceBootstrap). The choice lasts for the life of the Client, until a
 // metadata request to it fails (dropSeed).
-func (c *Client) seedAddr(ctx context.Context, dials *dialLog) (net.Addr, error) {
+func (c *Client) seedAddr(ctx context.Context) (string, error) {
 	if len(c.cfg.BootstrapServers) == 1 {
-		return kafka.TCP(c.cfg.BootstrapServers[0]), nil
+		return c.cfg.BootstrapServers[0], nil
 	}
 	if s := c.contacts.currentSeed(); s != "" {
-		return kafka.TCP(s), nil
+		return s, nil
 	}
-	s, err := c.raceBootstrap(ctx, dials)
+	s, err := c.raceBootstrap(ctx)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	c.contacts.setSeed(s)
-	return kafka.TCP(s), nil
+	return s, nil
 }
 
 // raceBootstrap connects to the bootstrap servers in a random order (spreading the load, as
 // kafka-go and Kafka's Java client do), starting the next one raceDelay after the previous or as
-// soon as it fails, and returns the first that answers ApiVersions. When every one fails, the
-// error joins their errors (each address's failure is also in dials).
-func (c *Client) raceBootstrap(ctx context.Context, dials *dialLog) (string, error) {
+// soon as it fails, and returns the first whose connection completes (ApiVersions, and SASL when
+// configured). That connection stays in the pool for the metadata requests that follow. When
+// every one fails, the error joins their errors (each address's failure is also in dials).
+func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
 	servers := slices.Clone(c.cfg.BootstrapServers)
 	rand.Shuffle(len(servers), func(i, j int) { servers[i], servers[j] = servers[j], servers[i] })
 	ctx, cancel := context.WithCancel(ctx)
@@ -58,7 +53,12 @@ func (c *Client) raceBootstrap(ctx context.Context, dials *dialLog) (string, err
 		address := servers[next]
 		next++
 		pending++
-		go func() { results <- result{address, c.probe(ctx, dials, address)} }()
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			_, err := c.brokers.get(ctx, address)
+			results <- result{address, err}
+		}()
 	}
 	timer := time.NewTimer(raceDelay)
 	defer timer.Stop()
@@ -86,29 +86,4 @@ func (c *Client) raceBootstrap(ctx context.Context, dials *dialLog) (string, err
 		}
 	}
 	return "", errors.Join(errs...)
-}
-
-// probe connects to address as the Transport would (TCP, TLS, the checks of kafkaConn) and asks
-// ApiVersions. The connection is closed afterwards: kafka-go dials the winner itself.
-func (c *Client) probe(ctx context.Context, dials *dialLog, address string) error {
-	conn, err := newSecureDialer(dials, c.cfg).dial(ctx, "tcp", address)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = conn.Close() }()
-	stop := context.AfterFunc(ctx, func() { _ = conn.Close() }) // a lost race ends at once
-	defer stop()
-	if deadline, ok := ctx.Deadline(); ok {
-		_ = conn.SetDeadline(deadline)
-	}
-	pc := protocol.NewConn(conn, c.cfg.ClientID)
-	pc.SetVersions(map[protocol.ApiKey]int16{protocol.ApiVersions: 0})
-	m, err := pc.RoundTrip(&apiversions.Request{})
-	if err != nil {
-		return fmt.Errorf("%s: ApiVersions: %w", address, err)
-	}
-	if res, ok := m.(*apiversions.Response); ok && res.ErrorCode != 0 {
-		return fmt.Errorf("%s: ApiVersions: %w", address, kafka.Error(res.ErrorCode))
-	}
-	return nil
 }

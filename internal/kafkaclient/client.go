@@ -1,9 +1,10 @@
-// Package kafkaclient reads offsets from Apache Kafka through kafka-go's Client and Transport.
+// Package kafkaclient reads offsets from Apache Kafka with kafka-go's protocol types over its own
+// connections: one per broker for the life of the Client, requests pipelined and coalesced.
 //
 // It knows nothing about Terraform: plain Go values in, plain Go values and typed errors out
 // (see errors.go). It only reads: it sends Metadata requests that never allow topic
-// auto-creation, and ListOffsets requests; it never uses kafka-go's Conn/Dial* API, which can
-// auto-create topics and loop until its context ends.
+// auto-creation, ListOffsets requests and the group reads of groups.go; it never uses kafka-go's
+// Conn/Dial* API, which can auto-create topics and loop until its context ends.
 package kafkaclient
 
 import (
@@ -11,12 +12,9 @@ import (
 	"crypto/tls"
 	"errors"
 	"net"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/sasl"
 )
 
@@ -39,47 +37,31 @@ type Config struct {
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
-// Client is one provider's connection to one cluster, safe for concurrent reads.
+// Client is one provider's connection to one cluster, safe for concurrent reads. It is built in
+// layers, each knowing only the ones below it:
 //
-// kafka-go's Transport caches the cluster layout for the topics it was built for and refreshes it
-// in a background goroutine. So that a read never asks for every topic in the cluster, Client
-// keeps one Transport per set of topics, shared by the reads of that set that overlap in time and
-// closed (with its goroutines and connections) when the last of them ends.
+//   - wire: kafka-go's protocol types, and ours where kafka-go stops (listoffsets.go,
+//     listgroups.go), with the checks of what a peer sends (frames.go);
+//   - brokers: one long-lived, pipelined connection per broker (brokers.go, broker_conn.go,
+//     broker_dial.go: TCP, TLS, ApiVersions, SASL; dial.go, tls_dial.go, sasl_conn.go: what a
+//     failure means);
+//   - cluster view: metadata cached per topic, refreshed when an answer says it is stale
+//     (metadata.go), the bootstrap race (bootstrap.go), and the one retry policy (retry.go,
+//     contacts.go);
+//   - reads: offsets, coalesced into one ListOffsets request per leader and lookup
+//     (offsets.go, coalesce.go), and consumer groups (groups.go).
 type Client struct {
 	cfg Config
 
 	contacts *contacts // what this process has seen of the cluster: first contact or not, the seed
+	dials    *dialLog  // how far the latest connection to each address got
+	brokers  *brokers  // the connections
+	cluster  *clusterView
+	rounds   *roundQueues
 
-	mu         sync.Mutex
-	transports map[string]*topicTransport
-}
-
-type topicTransport struct {
-	key       string // the sorted topic names, NUL-separated
-	transport *kafka.Transport
-	dials     *dialLog
-	refs      int
-
-	mu   sync.Mutex
-	seed net.Addr // the bootstrap server of the current attempt (Client.seedAddr)
-}
-
-// addr is where requests without a broker of their own (Metadata, FindCoordinator) go.
-func (tt *topicTransport) addr() net.Addr {
-	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	return tt.seed
-}
-
-func (tt *topicTransport) setAddr(a net.Addr) {
-	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	tt.seed = a
-}
-
-// client is a kafka-go Client on the current seed, for the requests it decodes for us.
-func (tt *topicTransport) client() *kafka.Client {
-	return &kafka.Client{Addr: tt.addr(), Transport: tt.transport}
+	life   context.Context // ends with Close: bounds the work reads share
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // goroutines that reads share (ListOffsets rounds, bootstrap probes)
 }
 
 // New checks cfg and returns a Client. It does not connect: the first read does.
@@ -98,54 +80,15 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Dial == nil {
 		cfg.Dial = (&net.Dialer{}).DialContext
 	}
-	return &Client{cfg: cfg, contacts: newContacts(), transports: map[string]*topicTransport{}}, nil
+	c := &Client{cfg: cfg, contacts: newContacts(), cluster: newClusterView(), rounds: newRoundQueues()}
+	c.dials = newDialLog(cfg.Dial, cfg.TLS == nil, c.contacts)
+	c.brokers = newBrokers(newSecureDialer(c.dials, cfg), cfg, c.dialTimeout())
+	c.life, c.cancel = context.WithCancel(context.Background())
+	return c, nil
 }
 
 // Timeout is the bound of one read.
 func (c *Client) Timeout() time.Duration { return c.cfg.Timeout }
-
-// acquire returns the transport whose metadata covers exactly topics (none: brokers only),
-// creating it when no read of that set is under way. The caller must call release once done.
-func (c *Client) acquire(topics ...string) *topicTransport {
-	topics = slices.Clone(topics)
-	slices.Sort(topics)
-	topics = slices.Compact(topics)
-	key := strings.Join(topics, "\x00") // NUL never occurs in a topic name
-	// Ask only for these topics (a non-nil empty list asks for none): no full-cluster metadata.
-	return c.acquireKey(key, append([]string{}, topics...))
-}
-
-// allTopicsKey names the transport whose metadata covers every topic; "*" never occurs in a
-// topic name.
-const allTopicsKey = "*"
-
-// acquireAllTopics returns the transport whose Metadata requests carry a null topic list: every
-// topic the principal may DESCRIBE, in one request, and never an auto-creation.
-func (c *Client) acquireAllTopics() *topicTransport { return c.acquireKey(allTopicsKey, nil) }
-
-// acquireKey returns the transport for key, whose metadata asks for metadataTopics (nil: all).
-func (c *Client) acquireKey(key string, metadataTopics []string) *topicTransport {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if tt, ok := c.transports[key]; ok {
-		tt.refs++
-		return tt
-	}
-	dials := newDialLog(c.cfg.Dial, c.cfg.TLS == nil, c.contacts)
-	transport := &kafka.Transport{
-		// TCP through dials, then the TLS handshake (Transport.TLS stays nil) and a watch on the
-		// SASL exchange, so that their failures name the broker and the cause (tls_dial.go).
-		Dial:        newSecureDialer(dials, c.cfg).dial,
-		DialTimeout: c.dialTimeout(), // covers TCP, TLS, ApiVersions and SASL; our context bounds it too
-		ClientID:    c.cfg.ClientID,
-		SASL:        c.cfg.SASL,
-		// Metadata requests from the transport never allow auto-creation.
-		MetadataTopics: metadataTopics,
-	}
-	tt := &topicTransport{key: key, transport: transport, dials: dials, refs: 1}
-	c.transports[key] = tt
-	return tt
-}
 
 // maxDialTimeout bounds one connect (TCP, TLS, ApiVersions, SASL) below the read's timeout, as
 // Kafka's Java client does (socket.connection.setup.timeout.ms, 10 s): a broker that stopped
@@ -157,26 +100,10 @@ func (c *Client) dialTimeout() time.Duration {
 	return min(c.cfg.Timeout, maxDialTimeout)
 }
 
-// release ends one read through tt; the last one stops the transport's goroutines.
-func (c *Client) release(tt *topicTransport) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	tt.refs--
-	if tt.refs > 0 {
-		return
-	}
-	if c.transports[tt.key] == tt {
-		delete(c.transports, tt.key)
-	}
-	tt.transport.CloseIdleConnections()
-}
-
-// Close stops every transport still open. Reads still under way fail.
+// Close ends every connection and waits for the goroutines of the Client. Reads still under
+// way fail.
 func (c *Client) Close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for topic, tt := range c.transports {
-		tt.transport.CloseIdleConnections()
-		delete(c.transports, topic)
-	}
+	c.cancel()
+	c.brokers.close()
+	c.wg.Wait()
 }

@@ -10,15 +10,12 @@ import (
 	"net"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
-
-	"github.com/segmentio/kafka-go"
 )
 
-// dialLog wraps a dialer and remembers, per address, how far each connection got. kafka-go
+// dialLog wraps a dialer and remembers, per address, how far the latest connection got. kafka-go
 // reports a silent broker as "context deadline exceeded" and a refused one as a bare dial
 // error; this record is what lets an error say which address failed and how.
 type dialLog struct {
@@ -28,11 +25,6 @@ type dialLog struct {
 
 	mu    sync.Mutex
 	addrs map[string]*addrRecord
-	// listOffsetsMax is each broker's highest ListOffsets version, from its ApiVersions answer.
-	listOffsetsMax map[string]int16
-	// apiVersions is each broker's highest version of every API, from its ApiVersions answer
-	// (apiversions.go).
-	apiVersions map[string]map[int16]int16
 }
 
 type addrRecord struct {
@@ -49,33 +41,8 @@ type addrRecord struct {
 // Kafka's), a first response that cannot be Kafka's fails the connection at once. Addresses that
 // answer are also noted in contacts, which outlives this log.
 func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool, contacts *contacts) *dialLog {
-	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}, listOffsetsMax: map[string]int16{},
+	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{},
 		checkFrames: checkFrames, contacts: contacts}
-}
-
-// noteListOffsetsMax records the highest ListOffsets version address serves.
-func (d *dialLog) noteListOffsetsMax(address string, v int16) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.listOffsetsMax[address] = v
-}
-
-// supportsMaxTimestamp refuses a max-timestamp lookup when a leader serves ListOffsets below v7.
-// kafka-go then negotiates v6 or less, where brokers before Kafka 3.0 read timestamp -3 as an
-// ordinary time and answer the first record, not an error.
-func (d *dialLog) supportsMaxTimestamp(leaders map[kafka.Broker][]int32) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for b := range leaders {
-		address := net.JoinHostPort(b.Host, strconv.Itoa(b.Port))
-		if v, ok := d.listOffsetsMax[address]; ok && v < 7 {
-			return &UnsupportedError{
-				What:  fmt.Sprintf("the max timestamp offset (ListOffsets v7, KIP-734; broker %s serves up to v%d)", address, v),
-				Since: "3.0",
-			}
-		}
-	}
-	return nil
 }
 
 func (d *dialLog) record(address string, update func(r *addrRecord)) {
@@ -90,12 +57,14 @@ func (d *dialLog) record(address string, update func(r *addrRecord)) {
 }
 
 func (d *dialLog) dial(ctx context.Context, network, address string) (net.Conn, error) {
+	// The record describes the latest connection to the address: the Client keeps one log for
+	// its whole life, and an address that answered an hour ago may be refusing now.
 	conn, err := d.dial0(ctx, network, address)
 	if err != nil {
-		d.record(address, func(r *addrRecord) { r.dialErr = err })
+		d.record(address, func(r *addrRecord) { *r = addrRecord{dialErr: err} })
 		return nil, err
 	}
-	d.record(address, func(r *addrRecord) { r.dialErr, r.connected = nil, true })
+	d.record(address, func(r *addrRecord) { *r = addrRecord{connected: true} })
 	return &loggedConn{Conn: conn, log: d, address: address, checkFrame: d.checkFrames}, nil
 }
 

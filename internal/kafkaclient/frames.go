@@ -43,9 +43,8 @@ const (
 
 // checkApiVersions checks a whole ApiVersions response frame (size prefix included) of request
 // version v: its array fits in the frame, and the broker serves Metadata and ListOffsets in
-// versions that keep this provider read-only and correct. It notes the broker's highest
-// ListOffsets version in dials (the max-timestamp lookup needs v7).
-func checkApiVersions(dials *dialLog, address string, frame []byte, v int16) error {
+// versions that keep this provider read-only and correct.
+func checkApiVersions(address string, frame []byte, v int16) error {
 	if v >= 3 {
 		return nil // kafka-go sends ApiVersions v0 on every new connection; later versions are not checked
 	}
@@ -67,8 +66,6 @@ func checkApiVersions(dials *dialLog, address string, frame []byte, v int16) err
 	if code := int16(binary.BigEndian.Uint16(body[:2])); code != 0 || count == 0 {
 		return nil // kafka-go reports the error code itself
 	}
-	dials.noteListOffsetsMax(address, maxVersion[2])
-	dials.noteApiVersions(address, maxVersion)
 	for _, need := range []struct {
 		key  int16
 		name string

@@ -65,8 +65,8 @@ func apiVersionsFrame(code int16, v int16, entries ...[3]int16) []byte {
 // FuzzCheckApiVersions feeds checkApiVersions whole ApiVersions v0-v2 frames, as kafkaConn
 // captures them (a size of at least 4 bytes, so at least 8 in all). It must not panic; what it
 // passes must decode in kafka-go within allocLimit; and its verdict must agree with what
-// kafka-go decodes: refused for Metadata below v4 or ListOffsets below v1, passed otherwise,
-// and the ListOffsets version it notes is the one the broker lists (the last, if listed twice).
+// kafka-go decodes: refused for Metadata below v4 or ListOffsets below v1, passed otherwise.
+// (The versions a connection sends come from kafka-go's decode of the same frame, broker_dial.go.)
 func FuzzCheckApiVersions(f *testing.F) {
 	modern := [][3]int16{{0, 0, 11}, {1, 4, 17}, {2, 1, 10}, {3, 0, 13}, {18, 0, 4}}
 	for v := int16(0); v <= 2; v++ {
@@ -83,9 +83,8 @@ func FuzzCheckApiVersions(f *testing.F) {
 		}
 		defer noHang("checkApiVersions")()
 		frame := frameOf(body...)
-		dials := newDialLog(nil, false, newContacts())
 		var err error
-		if n := allocatedBy(func() { err = checkApiVersions(dials, "broker-1:9092", frame, v) }); n > allocLimit(len(frame)) {
+		if n := allocatedBy(func() { err = checkApiVersions("broker-1:9092", frame, v) }); n > allocLimit(len(frame)) {
 			t.Fatalf("checkApiVersions allocated %d bytes for a %d-byte frame", n, len(frame))
 		}
 		var nk *notKafkaError
@@ -112,9 +111,6 @@ func FuzzCheckApiVersions(f *testing.F) {
 		}
 		if ue != nil && !strings.Contains(ue.What, "broker-1:9092") {
 			t.Fatalf("the error does not name the broker: %v", err)
-		}
-		if res.ErrorCode == 0 && len(res.ApiKeys) > 0 && dials.listOffsetsMax["broker-1:9092"] != maxOf[2] {
-			t.Fatalf("noted ListOffsets v%d; the broker lists v%d", dials.listOffsetsMax["broker-1:9092"], maxOf[2])
 		}
 	})
 }

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"slices"
+	"strconv"
+	"time"
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol/describegroups"
+	"github.com/segmentio/kafka-go/protocol/findcoordinator"
 )
 
 // GroupOffsetsRequest says which consumer group to read, and which of its topics.
@@ -85,25 +89,43 @@ func (e *GroupNotFoundError) Error() string {
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	// This transport's metadata covers __consumer_offsets, for groupMayExist.
-	tt := c.acquire(offsetsTopic)
-	defer c.release(tt)
 
 	var (
 		out       GroupOffsets
 		committed map[string]map[int]int64
 		live      bool
+		doubtedAt time.Time // when the group first seemed not to exist
 	)
-	err := c.withRetries(ctx, tt, func(fresh bool) error {
-		if err := c.groupMayExist(ctx, tt, req.GroupID, fresh); err != nil {
+	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
+		if err := c.groupMayExist(ctx, req.GroupID, notBefore, believe); err != nil {
 			return err
 		}
-		var err error
-		if out.State, live, err = c.describeGroup(ctx, tt, req.GroupID); err != nil {
+		// Asked once per attempt: NOT_COORDINATOR and a refused connection mean it moved.
+		coordinator, err := c.findCoordinator(ctx, req.GroupID)
+		if err != nil {
 			return err
 		}
-		committed, err = c.fetchCommitted(ctx, tt, req.GroupID)
-		return err
+		if out.State, live, err = c.describeGroup(ctx, coordinator, req.GroupID); err != nil {
+			return err
+		}
+		if committed, err = c.fetchCommitted(ctx, coordinator, req.GroupID); err != nil {
+			return err
+		}
+		if !live && len(committed) == 0 {
+			// A coordinator that has just taken the group over (its broker restarted) can answer
+			// for a moment as if the group did not exist (Kafka 4.4, measured in the chaos tests:
+			// up to a few hundred milliseconds). "Not found" is believed once the attempts, each
+			// with the coordinator looked up again and a new connection to it, have said so for
+			// groupDoubt.
+			if doubtedAt.IsZero() {
+				doubtedAt = time.Now()
+			}
+			if time.Since(doubtedAt) < groupDoubt {
+				c.brokers.drop(coordinator.address)
+				return errGroupNotConfirmed
+			}
+		}
+		return nil
 	})
 	if errors.Is(err, errNoGroups) {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: "Dead", NoGroups: true}
@@ -212,43 +234,63 @@ func TotalLag(partitions []GroupPartitionOffsets) (total int64, ok bool) {
 	return total, true
 }
 
+// groupDoubt is how long a group must keep seeming not to exist before the read says so.
+const groupDoubt = 500 * time.Millisecond
+
+// errGroupNotConfirmed asks withRetries for another look at a group that seemed not to exist.
+var errGroupNotConfirmed = errors.New("the group seemed not to exist; asking its coordinator again")
+
 // offsetsTopic is Kafka's internal topic of group metadata and committed offsets.
 const offsetsTopic = "__consumer_offsets"
 
 // errNoGroups: __consumer_offsets does not exist and no broker lists the group.
 var errNoGroups = errors.New("no broker lists the group and " + offsetsTopic + " does not exist")
 
-// offsetsTopicListed: the metadata lists __consumer_offsets.
-func offsetsTopicListed(md *kafka.MetadataResponse) bool {
-	t := findTopic(md, offsetsTopic)
-	var code kafka.Error
-	return t != nil && (!errors.As(t.Error, &code) || code != kafka.UnknownTopicOrPartition)
-}
-
 // groupMayExist decides, before any request that finds the group's coordinator, whether the
 // group can exist. FindCoordinator for a group makes Apache Kafka create __consumer_offsets,
-// which a read must not do; kafka-go sends it before every group request. Where the transport's
-// metadata lists __consumer_offsets, the coordinator is asked. Where it does not, ListGroups on
-// every broker (which creates nothing) decides: on Apache Kafka no broker lists a group then (no
-// group has ever existed), while Kafka-compatible services that keep offsets elsewhere (Azure
-// Event Hubs; franz-go's kfake) list it, a group with commits and no members as Empty. A "no"
-// from a cached layout is asked again fresh before it is believed.
-func (c *Client) groupMayExist(ctx context.Context, tt *topicTransport, group string, fresh bool) error {
-	md, err := c.metadata(ctx, tt, offsetsTopic)
+// which a read must not do. Where the metadata lists __consumer_offsets, the coordinator is
+// asked. Where it does not, ListGroups on every broker (which creates nothing) decides: on Apache
+// Kafka no broker lists a group then (no group has ever existed), while Kafka-compatible services
+// that keep offsets elsewhere (Azure Event Hubs; franz-go's kfake) list it, a group with commits
+// and no members as Empty. A "no" from a cached layout is asked again fresh before it is believed.
+func (c *Client) groupMayExist(ctx context.Context, group string, notBefore, believe time.Time) error {
+	md, err := c.topicMetadata(ctx, offsetsTopic, notBefore)
 	if err != nil {
 		return err
 	}
-	if offsetsTopicListed(md) {
+	if !md.missing() {
 		return nil
 	}
-	listed, err := c.listedAnywhere(ctx, tt, md.Brokers, group)
+	listed, err := c.listedAnywhere(ctx, group)
 	switch {
 	case err != nil || listed:
 		return err
-	case !fresh:
+	case md.requested.Before(believe):
 		return errStaleMetadata
 	}
 	return errNoGroups
+}
+
+// findCoordinator asks the seed which broker coordinates the group.
+func (c *Client) findCoordinator(ctx context.Context, group string) (leader, error) {
+	op := fmt.Sprintf("FindCoordinator for group %q", group)
+	addr, err := c.seedAddr(ctx)
+	if err != nil {
+		return leader{}, c.seedError(err)
+	}
+	m, err := c.roundTrip(ctx, addr, &findcoordinator.Request{Key: group})
+	if err != nil {
+		c.contacts.dropSeed(addr)
+		return leader{}, c.dials.requestError(op, addr, -1, err)
+	}
+	fc, ok := m.(*findcoordinator.Response)
+	if !ok {
+		return leader{}, fmt.Errorf("%s: unexpected answer %T", op, m)
+	}
+	if fc.ErrorCode != 0 {
+		return leader{}, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: kafka.Error(fc.ErrorCode)}
+	}
+	return leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}, nil
 }
 
 // describeGroup returns the group's state as its coordinator reports it, and whether the group
@@ -258,10 +300,11 @@ func (c *Client) groupMayExist(ctx context.Context, tt *topicTransport, group st
 // GROUP_ID_NOT_FOUND), a KIP-848 consumer group among them, is looked up with ListGroups on its
 // coordinator. A group neither knows is Dead without members: OffsetFetch then decides whether it
 // exists (its commits outlive its members).
-func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group string) (string, bool, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &describegroups.Request{Groups: []string{group}})
+func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (string, bool, error) {
+	m, err := c.roundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
 	if err != nil {
-		return "", false, tt.dials.requestError(fmt.Sprintf("DescribeGroups for group %q", group), "", -1, err)
+		return "", false, c.dials.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
+			coordinator.address, int(coordinator.id), err)
 	}
 	res, ok := m.(*describegroups.Response)
 	if !ok || len(res.Groups) != 1 {
@@ -274,7 +317,7 @@ func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group st
 	case code != 0 && code != kafka.GroupIdNotFound:
 		return "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: code}
 	}
-	state, found, err := c.listedGroup(ctx, tt, group)
+	state, found, err := c.listGroupOn(ctx, coordinator, group)
 	if err != nil || !found {
 		return "Dead", false, err
 	}
@@ -284,34 +327,44 @@ func (c *Client) describeGroup(ctx context.Context, tt *topicTransport, group st
 // fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for
 // all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
 // commit (-1) are left out.
-func (c *Client) fetchCommitted(ctx context.Context, tt *topicTransport, group string) (map[string]map[int]int64, error) {
-	res, err := fetchOffsetsOfGroup(ctx, tt, group) // offsetfetch.go: kafka-go's Client.OffsetFetch is replaced
+func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group string) (map[string]map[int]int64, error) {
+	fetched, err := c.offsetFetch(ctx, coordinator, []string{group}, false) // offsetfetch.go
 	if err != nil {
-		return nil, tt.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group), "", -1, err)
+		return nil, c.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
+			coordinator.address, int(coordinator.id), err)
 	}
-	if err := groupError("OffsetFetch", group, res.Error); err != nil {
+	g := fetched[group]
+	if err := groupError("OffsetFetch", group, codeError(int16(g.Code))); err != nil {
 		return nil, err
 	}
 	out := map[string]map[int]int64{}
-	for topic, partitions := range res.Topics {
-		for _, p := range partitions {
-			if err := groupError("OffsetFetch", group, p.Error); err != nil {
+	for _, t := range g.Topics {
+		for _, p := range t.Partitions {
+			if err := groupError("OffsetFetch", group, codeError(p.ErrorCode)); err != nil {
 				var be *BrokerError
 				if errors.As(err, &be) {
-					be.Topic, be.Partition = topic, p.Partition
+					be.Topic, be.Partition = t.Name, int(p.Partition)
 				}
 				return nil, err
 			}
 			if p.CommittedOffset < 0 {
 				continue
 			}
-			if out[topic] == nil {
-				out[topic] = map[int]int64{}
+			if out[t.Name] == nil {
+				out[t.Name] = map[int]int64{}
 			}
-			out[topic][p.Partition] = p.CommittedOffset
+			out[t.Name][int(p.Partition)] = p.CommittedOffset
 		}
 	}
 	return out, nil
+}
+
+// codeError is a response's error code as an error, nil for 0.
+func codeError(code int16) error {
+	if code == 0 {
+		return nil
+	}
+	return kafka.Error(code)
 }
 
 func groupError(op, group string, err error) error {

@@ -2,13 +2,13 @@ package kafkaclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
@@ -51,27 +51,26 @@ type GroupSummary struct {
 func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	tt := c.acquireAllTopics()
-	defer c.release(tt)
 
 	var out []GroupSummary
-	err := c.withRetries(ctx, tt, func(fresh bool) error {
-		md, err := c.metadata(ctx, tt) // no topic named: every topic
+	err := c.withRetries(ctx, func(_, believe time.Time) error {
+		md, err := c.allMetadata(ctx)
 		if err != nil {
 			return err
 		}
+		fresh := !md.requested.Before(believe)
 		if err := checkTopicsExist(md, req.Topics, fresh); err != nil {
 			return err
 		}
-		listed, err := listAllGroups(ctx, tt, md.Brokers, req.GroupID)
+		listed, err := c.listAllGroups(ctx, md.brokers, req.GroupID)
 		if err != nil {
 			return err
 		}
-		committed, err := fetchAllOffsets(ctx, tt, listed)
+		committed, err := c.fetchAllOffsets(ctx, listed)
 		if err != nil {
 			return err
 		}
-		out, err = summarize(ctx, tt, md, req, listed, committed, fresh)
+		out, err = c.summarize(ctx, md, req, listed, committed, fresh)
 		return err
 	})
 	return out, err
@@ -88,14 +87,14 @@ func WholeMatch(pattern string) (*regexp.Regexp, error) {
 
 // checkTopicsExist confirms, from fresh metadata, that every topic of a filter exists: a
 // misspelt name would otherwise select no group, and a gate would pass.
-func checkTopicsExist(md *kafka.MetadataResponse, topics []string, fresh bool) error {
+func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 	for _, topic := range topics {
-		if t := findTopic(md, topic); t == nil || t.Error != nil {
+		if t := md.find(topic); t == nil || t.code != 0 {
 			if !fresh {
 				return errStaleMetadata
 			}
-			if t != nil && !isUnknownTopic(t.Error) {
-				return topicError(t.Error, topic)
+			if t != nil && t.code != kafka.UnknownTopicOrPartition {
+				return &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: t.code}
 			}
 			return &TopicNotFoundError{Topic: topic}
 		}
@@ -103,14 +102,9 @@ func checkTopicsExist(md *kafka.MetadataResponse, topics []string, fresh bool) e
 	return nil
 }
 
-func isUnknownTopic(err error) bool {
-	var code kafka.Error
-	return errors.As(err, &code) && code == kafka.UnknownTopicOrPartition
-}
-
 // listedGroupInfo is what a coordinator's ListGroups says about one group.
 type listedGroupInfo struct {
-	coordinator  kafka.Broker
+	coordinator  leader
 	state        string
 	protocolType string
 }
@@ -121,7 +115,7 @@ const shareGroupType = "share"
 
 // listAllGroups sends ListGroups to every broker at once and returns the groups whose id
 // matches, by id, with the broker that listed them: their coordinator.
-func listAllGroups(ctx context.Context, tt *topicTransport, brokers []kafka.Broker, match *regexp.Regexp) (map[string]listedGroupInfo, error) {
+func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *regexp.Regexp) (map[string]listedGroupInfo, error) {
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
@@ -130,7 +124,7 @@ func listAllGroups(ctx context.Context, tt *topicTransport, brokers []kafka.Brok
 	)
 	for _, b := range brokers {
 		wg.Go(func() {
-			groups, err := listGroupsOn(ctx, tt, b)
+			groups, err := c.listGroupsOn(ctx, b)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -149,18 +143,18 @@ func listAllGroups(ctx context.Context, tt *topicTransport, brokers []kafka.Brok
 	return out, firstError(errs)
 }
 
-func listGroupsOn(ctx context.Context, tt *topicTransport, b kafka.Broker) ([]listGroupsResponseGroup, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listGroupsRequest{coordinator: int32(b.ID)})
+func (c *Client) listGroupsOn(ctx context.Context, b leader) ([]listGroupsResponseGroup, error) {
+	m, err := c.roundTrip(ctx, b.address, &listGroupsRequest{})
 	if err != nil {
-		return nil, tt.dials.requestError("ListGroups", brokerAddress(b), b.ID, err)
+		return nil, c.dials.requestError("ListGroups", b.address, int(b.id), err)
 	}
 	lg, ok := m.(*listGroupsResponse)
 	if !ok {
-		return nil, fmt.Errorf("ListGroups on broker %d: unexpected answer %T", b.ID, m)
+		return nil, fmt.Errorf("ListGroups on broker %d: unexpected answer %T", b.id, m)
 	}
 	if lg.ErrorCode != 0 {
 		return nil, &brokerCodeError{&BrokerError{Op: "ListGroups", Partition: -1, Code: kafka.Error(lg.ErrorCode),
-			Broker: describeBroker(brokerAddress(b), b.ID)}}
+			Broker: describeBroker(b.address, int(b.id))}}
 	}
 	return lg.Groups, nil
 }
@@ -185,8 +179,8 @@ const maxGroupsPerOffsetFetch = 1000
 // Coordinators are asked at once, each one's requests in turn, so that a broker below v8 with many
 // groups gets one connection, not one per group. A group that vanished since ListGroups
 // (GROUP_ID_NOT_FOUND) is left out.
-func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]listedGroupInfo) (map[string][]offsetFetchResponseTopic, error) {
-	byCoordinator := map[kafka.Broker][]string{}
+func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]offsetFetchResponseTopic, error) {
+	byCoordinator := map[leader][]string{}
 	for id, g := range listed {
 		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
 	}
@@ -198,7 +192,7 @@ func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]
 	)
 	for coordinator, groups := range byCoordinator {
 		wg.Go(func() {
-			fetched, err := fetchFromCoordinator(ctx, tt, coordinator, groups)
+			fetched, err := c.fetchFromCoordinator(ctx, coordinator, groups)
 			mu.Lock()
 			defer mu.Unlock()
 			errs = append(errs, err...)
@@ -211,20 +205,24 @@ func fetchAllOffsets(ctx context.Context, tt *topicTransport, listed map[string]
 
 // fetchFromCoordinator sends coordinator the OffsetFetch requests for its groups, one after the
 // other, and returns each group's commits, and the errors met.
-func fetchFromCoordinator(ctx context.Context, tt *topicTransport, coordinator kafka.Broker, groups []string) (map[string][]offsetFetchResponseTopic, []error) {
+func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]offsetFetchResponseTopic, []error) {
 	slices.Sort(groups)
+	broker := describeBroker(coordinator.address, int(coordinator.id))
+	conn, err := c.brokers.get(ctx, coordinator.address)
+	if err != nil {
+		return nil, []error{c.dials.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
+	}
 	per := 1
-	if v, known := tt.dials.apiMaxVersion(coordinator, int16(protocol.OffsetFetch)); known && v >= offsetFetchBatchVersion {
+	if v, _ := conn.version(protocol.OffsetFetch); v >= offsetFetchBatchVersion {
 		per = maxGroupsPerOffsetFetch
 	}
-	broker := describeBroker(brokerAddress(coordinator), coordinator.ID)
 	out := map[string][]offsetFetchResponseTopic{}
 	var errs []error
 	for chunk := range slices.Chunk(groups, per) {
-		fetched, err := offsetFetch(ctx, tt, int32(coordinator.ID), chunk, per > 1)
+		fetched, err := c.offsetFetch(ctx, coordinator, chunk, per > 1)
 		if err != nil {
 			op := fmt.Sprintf("OffsetFetch for %d group%s", len(chunk), plural(len(chunk)))
-			return out, append(errs, tt.dials.requestError(op, brokerAddress(coordinator), coordinator.ID, err))
+			return out, append(errs, c.dials.requestError(op, coordinator.address, int(coordinator.id), err))
 		}
 		for id, g := range fetched {
 			switch {
@@ -250,7 +248,7 @@ func fetchFromCoordinator(ctx context.Context, tt *topicTransport, coordinator k
 
 // summarize keeps the selected groups and topics, reads the latest offset of every committed
 // partition (ListOffsets per leader across all topics), and adds up each group's lag.
-func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataResponse, req ConsumerGroupsRequest,
+func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
 	listed map[string]listedGroupInfo, committed map[string][]offsetFetchResponseTopic, fresh bool,
 ) ([]GroupSummary, error) {
 	var filter map[string]bool
@@ -260,17 +258,14 @@ func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataRespon
 			filter[t] = true
 		}
 	}
-	partitions := map[string]map[int]kafka.Partition{}
-	for _, t := range md.Topics {
-		if t.Error == nil {
-			partitions[t.Name] = map[int]kafka.Partition{}
-			for _, p := range t.Partitions {
-				partitions[t.Name][p.ID] = p
-			}
+	byName := map[string]*clusterTopic{}
+	for i := range md.topics {
+		if md.topics[i].code == 0 {
+			byName[md.topics[i].name] = &md.topics[i]
 		}
 	}
 	commits := map[string]map[topicPartition]int64{} // by group
-	leaders := map[topicPartition]kafka.Broker{}
+	leaders := map[topicPartition]leader{}
 	for id, topics := range committed {
 		commits[id] = map[topicPartition]int64{}
 		for _, t := range topics {
@@ -282,7 +277,8 @@ func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataRespon
 					continue // no commit
 				}
 				tp := topicPartition{t.Name, int(p.Partition)}
-				mp, ok := partitions[t.Name][tp.partition]
+				mt := byName[t.Name]
+				_, ok := mt.partitionOK(p.Partition)
 				if !ok {
 					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
 					// soon after. A cached layout may also just lag behind.
@@ -291,15 +287,16 @@ func summarize(ctx context.Context, tt *topicTransport, md *kafka.MetadataRespon
 					}
 					continue
 				}
-				if mp.Leader.Host == "" { // kafka-go leaves the leader empty when Metadata names none
-					return nil, &BrokerError{Op: "Metadata", Topic: t.Name, Partition: tp.partition, Code: noLeaderCode(mp.Error), NoLeader: true}
+				l, err := md.leaderOf(mt, p.Partition)
+				if err != nil {
+					return nil, err
 				}
-				leaders[tp] = mp.Leader
+				leaders[tp] = l
 				commits[id][tp] = p.CommittedOffset
 			}
 		}
 	}
-	latest, err := listTopicsOffsets(ctx, tt, OffsetsRequest{Isolation: req.Isolation, latestOnly: true}, leaders)
+	latest, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation, latestOnly: true}, leaders)
 	if err != nil {
 		return nil, err
 	}

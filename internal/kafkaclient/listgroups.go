@@ -1,12 +1,13 @@
 package kafkaclient
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
-	"github.com/segmentio/kafka-go/protocol/findcoordinator"
 )
 
 // Groups of Kafka 4's consumer protocol (KIP-848, group.protocol=consumer) are invisible to
@@ -26,18 +27,9 @@ type listGroupsRequest struct {
 	_            struct{} `kafka:"min=v3,max=v5,tag"`
 	StatesFilter []string `kafka:"min=v4,max=v5"`
 	TypesFilter  []string `kafka:"min=v5,max=v5"`
-
-	coordinator int32 // where to send it; not on the wire
 }
 
 func (r *listGroupsRequest) ApiKey() protocol.ApiKey { return protocol.ListGroups }
-
-func (r *listGroupsRequest) Broker(cluster protocol.Cluster) (protocol.Broker, error) {
-	if b, ok := cluster.Brokers[r.coordinator]; ok {
-		return b, nil
-	}
-	return protocol.Broker{}, fmt.Errorf("group coordinator %d is not in the cluster's metadata", r.coordinator)
-}
 
 type listGroupsResponse struct {
 	_              struct{}                  `kafka:"min=v3,max=v5,tag"`
@@ -55,30 +47,18 @@ type listGroupsResponseGroup struct {
 
 func (r *listGroupsResponse) ApiKey() protocol.ApiKey { return protocol.ListGroups }
 
-var _ protocol.BrokerMessage = (*listGroupsRequest)(nil)
-
-// listedGroup asks the group's coordinator for the groups it holds (ListGroups) and returns
-// this one's state; found is false when the coordinator does not hold the group.
-func (c *Client) listedGroup(ctx context.Context, tt *topicTransport, group string) (state string, found bool, err error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &findcoordinator.Request{Key: group})
-	if err != nil {
-		return "", false, tt.dials.requestError(fmt.Sprintf("FindCoordinator for group %q", group), "", -1, err)
+// listedAnywhere says whether any broker of the latest metadata lists the group (ListGroups on
+// each: a broker lists the groups it coordinates), without FindCoordinator.
+func (c *Client) listedAnywhere(ctx context.Context, group string) (bool, error) {
+	c.cluster.mu.Lock()
+	brokers := make([]leader, 0, len(c.cluster.brokers))
+	for id, address := range c.cluster.brokers {
+		brokers = append(brokers, leader{id: id, address: address})
 	}
-	fc, ok := m.(*findcoordinator.Response)
-	if !ok {
-		return "", false, fmt.Errorf("FindCoordinator for group %q: unexpected answer %T", group, m)
-	}
-	if fc.ErrorCode != 0 {
-		return "", false, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: kafka.Error(fc.ErrorCode)}
-	}
-	return c.listGroupOn(ctx, tt, fc.NodeID, group)
-}
-
-// listedAnywhere says whether any of the brokers lists the group (ListGroups on each: a broker
-// lists the groups it coordinates), without FindCoordinator.
-func (c *Client) listedAnywhere(ctx context.Context, tt *topicTransport, brokers []kafka.Broker, group string) (bool, error) {
+	c.cluster.mu.Unlock()
+	slices.SortFunc(brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
 	for _, b := range brokers {
-		_, found, err := c.listGroupOn(ctx, tt, int32(b.ID), group)
+		_, found, err := c.listGroupOn(ctx, b, group)
 		if err != nil || found {
 			return found, err
 		}
@@ -88,17 +68,18 @@ func (c *Client) listedAnywhere(ctx context.Context, tt *topicTransport, brokers
 
 // listGroupOn asks one broker for the groups it holds (ListGroups) and returns this one's state
 // (empty below ListGroups v4); found is false when the broker does not hold the group.
-func (c *Client) listGroupOn(ctx context.Context, tt *topicTransport, broker int32, group string) (state string, found bool, err error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listGroupsRequest{coordinator: broker})
+func (c *Client) listGroupOn(ctx context.Context, broker leader, group string) (state string, found bool, err error) {
+	m, err := c.roundTrip(ctx, broker.address, &listGroupsRequest{})
 	if err != nil {
-		return "", false, tt.dials.requestError(fmt.Sprintf("ListGroups on broker %d for group %q", broker, group), "", -1, err)
+		return "", false, c.dials.requestError(fmt.Sprintf("ListGroups on broker %d for group %q", broker.id, group),
+			broker.address, int(broker.id), err)
 	}
 	lg, ok := m.(*listGroupsResponse)
 	if !ok {
-		return "", false, fmt.Errorf("ListGroups on broker %d for group %q: unexpected answer %T", broker, group, m)
+		return "", false, fmt.Errorf("ListGroups on broker %d for group %q: unexpected answer %T", broker.id, group, m)
 	}
 	if lg.ErrorCode != 0 {
-		return "", false, &BrokerError{Op: fmt.Sprintf("ListGroups on broker %d", broker), Group: group, Partition: -1,
+		return "", false, &BrokerError{Op: fmt.Sprintf("ListGroups on broker %d", broker.id), Group: group, Partition: -1,
 			Code: kafka.Error(lg.ErrorCode)}
 	}
 	for _, g := range lg.Groups {

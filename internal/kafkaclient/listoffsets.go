@@ -8,7 +8,7 @@ import (
 // with the largest timestamp (timestamp -3, KIP-734, ListOffsets v7, Kafka 3.0+). These types
 // describe ListOffsets v1 to v7 in kafka-go's protocol notation (v6+ are "flexible" versions:
 // compact strings and arrays, tagged fields) and replace kafka-go's registration, so that
-// kafka-go's Transport negotiates up to v7 and sends them as they are.
+// connections negotiate up to v7 (broker_dial.go) and kafka-go's encoder sends them as they are.
 //
 // The registration is process-wide: kafka-go's Client.ListOffsets and Conn offset methods decode
 // into these types and break. This package therefore sends every ListOffsets request itself
@@ -44,19 +44,6 @@ type listOffsetsRequestPartition struct {
 
 func (r *listOffsetsRequest) ApiKey() protocol.ApiKey { return protocol.ListOffsets }
 
-// Broker routes the request to the leader of its first partition: callers put only partitions
-// that share a leader in one request.
-func (r *listOffsetsRequest) Broker(cluster protocol.Cluster) (protocol.Broker, error) {
-	t := r.Topics[0]
-	p := t.Partitions[0].Partition
-	if partition, ok := cluster.Topics[t.Topic].Partitions[p]; ok {
-		if b, ok := cluster.Brokers[partition.Leader]; ok {
-			return b, nil
-		}
-	}
-	return protocol.Broker{ID: -1}, nil
-}
-
 type listOffsetsResponse struct {
 	_              struct{}                   `kafka:"min=v6,max=v7,tag"`
 	ThrottleTimeMs int32                      `kafka:"min=v2,max=v7"`
@@ -77,5 +64,3 @@ type listOffsetsResponsePartition struct {
 }
 
 func (r *listOffsetsResponse) ApiKey() protocol.ApiKey { return protocol.ListOffsets }
-
-var _ protocol.BrokerMessage = (*listOffsetsRequest)(nil)

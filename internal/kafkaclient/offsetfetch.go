@@ -6,7 +6,6 @@ import (
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
-	"github.com/segmentio/kafka-go/protocol/findcoordinator"
 )
 
 // kafka-go's OffsetFetch message stops at v5: one group per request. OffsetFetch v8 (KIP-709,
@@ -18,9 +17,7 @@ import (
 // not be used. v2 is the first version whose null topic list means "every topic"; every broker
 // that serves Metadata v4 (which this provider requires) serves it.
 //
-// The request is routed to the broker named in coordinator (not a kafka-go GroupMessage, which
-// would send a FindCoordinator before every request): the callers know the coordinator, from
-// ListGroups or FindCoordinator.
+// The request goes to the coordinator the callers know, from ListGroups or FindCoordinator.
 func init() {
 	protocol.Register(&offsetFetchRequest{}, &offsetFetchResponse{})
 }
@@ -31,8 +28,6 @@ type offsetFetchRequest struct {
 	Topics        []offsetFetchRequestTopic `kafka:"min=v2,max=v7,nullable"`
 	Groups        []offsetFetchRequestGroup `kafka:"min=v8,max=v9"`
 	RequireStable bool                      `kafka:"min=v7,max=v9"`
-
-	coordinator int32 // where to send it; not on the wire
 }
 
 type offsetFetchRequestTopic struct {
@@ -48,13 +43,6 @@ type offsetFetchRequestGroup struct {
 }
 
 func (r *offsetFetchRequest) ApiKey() protocol.ApiKey { return protocol.OffsetFetch }
-
-func (r *offsetFetchRequest) Broker(cluster protocol.Cluster) (protocol.Broker, error) {
-	if b, ok := cluster.Brokers[r.coordinator]; ok {
-		return b, nil
-	}
-	return protocol.Broker{}, fmt.Errorf("group coordinator %d is not in the cluster's metadata", r.coordinator)
-}
 
 type offsetFetchResponse struct {
 	_              struct{}                   `kafka:"min=v6,max=v9,tag"`
@@ -85,8 +73,6 @@ type offsetFetchResponsePartition struct {
 
 func (r *offsetFetchResponse) ApiKey() protocol.ApiKey { return protocol.OffsetFetch }
 
-var _ protocol.BrokerMessage = (*offsetFetchRequest)(nil)
-
 // offsetFetchBatchVersion is the first OffsetFetch version that carries several groups.
 const offsetFetchBatchVersion = 8
 
@@ -102,18 +88,18 @@ type fetchedGroup struct {
 // OffsetFetch v8+ (batch says the broker serves it). Below v8 the request carries the group in
 // the v2-v7 fields; both shapes are filled, kafka-go encodes the fields of the version it
 // negotiated.
-func offsetFetch(ctx context.Context, tt *topicTransport, coordinator int32, groups []string, batch bool) (map[string]fetchedGroup, error) {
+func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []string, batch bool) (map[string]fetchedGroup, error) {
 	if len(groups) != 1 && !batch {
 		return nil, fmt.Errorf("OffsetFetch for %d groups needs OffsetFetch v%d", len(groups), offsetFetchBatchVersion)
 	}
-	req := &offsetFetchRequest{coordinator: coordinator}
+	req := &offsetFetchRequest{}
 	for _, g := range groups {
 		req.Groups = append(req.Groups, offsetFetchRequestGroup{GroupID: g, MemberEpoch: -1})
 	}
 	if len(groups) == 1 {
 		req.GroupID = groups[0]
 	}
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), req)
+	m, err := c.roundTrip(ctx, coordinator.address, req)
 	if err != nil {
 		return nil, err
 	}
@@ -135,41 +121,4 @@ func offsetFetch(ctx context.Context, tt *topicTransport, coordinator int32, gro
 		}
 	}
 	return out, nil
-}
-
-// fetchOffsetsOfGroup reads one group's committed offsets from its coordinator, found with
-// FindCoordinator, in the shape of kafka-go's Client.OffsetFetch (which the registration above
-// rules out). FindCoordinator makes Apache Kafka create __consumer_offsets: callers check first
-// that it exists.
-func fetchOffsetsOfGroup(ctx context.Context, tt *topicTransport, group string) (*kafka.OffsetFetchResponse, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &findcoordinator.Request{Key: group})
-	if err != nil {
-		return nil, fmt.Errorf("FindCoordinator: %w", err)
-	}
-	fc, ok := m.(*findcoordinator.Response)
-	if !ok {
-		return nil, fmt.Errorf("FindCoordinator: unexpected answer %T", m)
-	}
-	if fc.ErrorCode != 0 {
-		return &kafka.OffsetFetchResponse{Error: kafka.Error(fc.ErrorCode)}, nil
-	}
-	fetched, err := offsetFetch(ctx, tt, fc.NodeID, []string{group}, false)
-	if err != nil {
-		return nil, err
-	}
-	g := fetched[group]
-	res := &kafka.OffsetFetchResponse{Topics: map[string][]kafka.OffsetFetchPartition{}}
-	if g.Code != 0 {
-		res.Error = g.Code
-	}
-	for _, t := range g.Topics {
-		for _, p := range t.Partitions {
-			fp := kafka.OffsetFetchPartition{Partition: int(p.Partition), CommittedOffset: p.CommittedOffset, Metadata: p.Metadata}
-			if p.ErrorCode != 0 {
-				fp.Error = kafka.Error(p.ErrorCode)
-			}
-			res.Topics[t.Name] = append(res.Topics[t.Name], fp)
-		}
-	}
-	return res, nil
 }

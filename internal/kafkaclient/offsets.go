@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
+	"time"
 
-	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
 )
 
 // Isolation is ListOffsets' isolation level: which offset counts as "latest".
@@ -57,10 +57,12 @@ type PartitionOffsets struct {
 }
 
 // Offsets reads the requested offsets of a topic's partitions within the Client's timeout, sorted
-// by partition. It sends one ListOffsets request per partition leader and per timestamp asked
-// (not one per partition, as kafka-go's Client.ListOffsets does). Retriable broker errors are
-// retried with fresh metadata; the others come back at once as *TopicNotFoundError,
-// *PartitionOutOfRangeError, *UnreachableError, *BrokerError, *UnsupportedError or *TimeoutError.
+// by partition. Its lookups (earliest, latest, and the timestamps asked) join the round of each
+// partition leader (coalesce.go): one ListOffsets request per leader and lookup, shared with the
+// reads that wait at the same moment (not one per partition, as kafka-go's Client.ListOffsets
+// does). Retriable broker errors are retried with fresh metadata; the others come back at once
+// as *TopicNotFoundError, *PartitionOutOfRangeError, *UnreachableError, *BrokerError,
+// *UnsupportedError or *TimeoutError.
 func (c *Client) Offsets(ctx context.Context, req OffsetsRequest) ([]PartitionOffsets, error) {
 	if req.TimestampMs != nil && *req.TimestampMs < 0 {
 		return nil, fmt.Errorf("timestamp %d ms is before the Unix epoch: ListOffsets reads negative "+
@@ -68,16 +70,14 @@ func (c *Client) Offsets(ctx context.Context, req OffsetsRequest) ([]PartitionOf
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	tt := c.acquire(req.Topic)
-	defer c.release(tt)
 
 	var out []PartitionOffsets
-	err := c.withRetries(ctx, tt, func(fresh bool) error {
-		leaders, err := c.leaders(ctx, tt, req.Topic, req.Partitions, fresh)
+	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
+		leaders, err := c.leaders(ctx, req.Topic, req.Partitions, notBefore, believe)
 		if err != nil {
 			return err
 		}
-		out, err = listOffsets(ctx, tt, req, leaders)
+		out, err = c.listOffsets(ctx, req, leaders)
 		return err
 	})
 	return out, err
@@ -90,81 +90,6 @@ func (c *Client) PartitionOffsets(ctx context.Context, topic string, partition i
 		return PartitionOffsets{}, err
 	}
 	return res[0], nil
-}
-
-// leaders asks the transport's metadata for the topic and returns the leader of each requested
-// partition (every partition when partitions is nil), by partition. A "no" from a cached layout
-// is retried once fresh before it is believed.
-func (c *Client) leaders(ctx context.Context, tt *topicTransport, topic string, partitions []int, fresh bool) (map[int]kafka.Broker, error) {
-	md, err := c.metadata(ctx, tt, topic)
-	if err != nil {
-		return nil, err
-	}
-	t := findTopic(md, topic)
-	var code kafka.Error
-	switch {
-	case t == nil || errors.As(t.Error, &code) && code == kafka.UnknownTopicOrPartition:
-		if !fresh {
-			return nil, errStaleMetadata
-		}
-		return nil, &TopicNotFoundError{Topic: topic}
-	case t.Error != nil:
-		return nil, topicError(t.Error, topic)
-	}
-	byID := make(map[int]kafka.Partition, len(t.Partitions))
-	for _, p := range t.Partitions {
-		byID[p.ID] = p
-	}
-	if partitions == nil {
-		for id := range byID {
-			partitions = append(partitions, id)
-		}
-	}
-	out := make(map[int]kafka.Broker, len(partitions))
-	for _, id := range partitions {
-		p, ok := byID[id]
-		if !ok {
-			if !fresh {
-				return nil, errStaleMetadata
-			}
-			return nil, &PartitionOutOfRangeError{Topic: topic, Partition: id, Partitions: len(t.Partitions)}
-		}
-		if p.Leader.Host == "" { // kafka-go leaves the leader empty when Metadata names none (-1)
-			return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: id, Code: noLeaderCode(p.Error), NoLeader: true}
-		}
-		out[id] = p.Leader
-	}
-	return out, nil
-}
-
-// noLeaderCode is the error Metadata gave a partition without a leader; LEADER_NOT_AVAILABLE when
-// it gave none.
-func noLeaderCode(err error) kafka.Error {
-	var code kafka.Error
-	if errors.As(err, &code) && code != 0 {
-		return code
-	}
-	return kafka.LeaderNotAvailable
-}
-
-// errStaleMetadata asks withRetries for one more attempt on fresh metadata.
-var errStaleMetadata = errors.New("cached metadata lacks the topic or partition; asking again with fresh metadata")
-
-func findTopic(md *kafka.MetadataResponse, topic string) *kafka.Topic {
-	for i := range md.Topics {
-		if md.Topics[i].Name == topic {
-			return &md.Topics[i]
-		}
-	}
-	return nil
-}
-
-func topicError(err error, topic string) error {
-	var code kafka.Error
-	if errors.As(err, &code) {
-		return &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: code}
-	}
-	return fmt.Errorf("metadata for topic %q: %w", topic, err)
 }
 
 // lookup is one ListOffsets timestamp to ask every partition for.
@@ -204,40 +129,62 @@ type topicPartition struct {
 
 // listOffsets reads the partitions of req.Topic given in leaders (partition to leader), sorted by
 // partition.
-func listOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, leaders map[int]kafka.Broker) ([]PartitionOffsets, error) {
-	byTP := make(map[topicPartition]kafka.Broker, len(leaders))
-	for p, leader := range leaders {
-		byTP[topicPartition{req.Topic, p}] = leader
+func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders map[int]leader) ([]PartitionOffsets, error) {
+	byTP := make(map[topicPartition]leader, len(leaders))
+	for p, l := range leaders {
+		byTP[topicPartition{req.Topic, p}] = l
 	}
-	res, err := listTopicsOffsets(ctx, tt, req, byTP)
+	res, err := c.listTopicsOffsets(ctx, req, byTP)
 	return res[req.Topic], err
 }
 
-// listTopicsOffsets sends, for each lookup in turn, one request per leader holding all of that
-// leader's partitions, of every topic (a partition may appear only once per request), and
-// assembles the answers by topic, sorted by partition: the number of requests grows with the
-// leaders, not with the topics. Lookups go one after the other, the earliest offset first and the
-// latest last: offsets only move forward, so every answer read in between lies between those two.
-func listTopicsOffsets(ctx context.Context, tt *topicTransport, req OffsetsRequest, leaders map[topicPartition]kafka.Broker) (map[string][]PartitionOffsets, error) {
-	byLeader := map[kafka.Broker][]topicPartition{}
-	out := make(map[topicPartition]*PartitionOffsets, len(leaders))
-	for tp, leader := range leaders {
-		byLeader[leader] = append(byLeader[leader], tp)
-		out[tp] = &PartitionOffsets{Partition: tp.partition}
+// listTopicsOffsets asks every lookup of req of each partition's leader, of every topic, through
+// the leaders' rounds (coalesce.go: one request per leader and lookup, whatever the topics), and
+// assembles the answers by topic, sorted by partition.
+func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, leaders map[topicPartition]leader) (map[string][]PartitionOffsets, error) {
+	byLeader := map[leader][]topicPartition{}
+	for tp, l := range leaders {
+		byLeader[l] = append(byLeader[l], tp)
 	}
-	for _, l := range lookups(req) {
-		if l.timestamp == timestampMax {
-			brokers := make(map[kafka.Broker][]int32, len(byLeader))
-			for b := range byLeader {
-				brokers[b] = nil
-			}
-			if err := tt.dials.supportsMaxTimestamp(brokers); err != nil {
+	ls := lookups(req)
+	keys := make([]lookupKey, len(ls))
+	for i, l := range ls {
+		keys[i] = lookupKey{isolation: req.Isolation, timestamp: l.timestamp}
+	}
+	if req.MaxTimestamp {
+		for l := range byLeader {
+			if err := c.supportsMaxTimestamp(ctx, l); err != nil {
 				return nil, err
 			}
 		}
-		if err := lookupAll(ctx, tt, req, l, byLeader, out); err != nil {
-			return nil, err
+	}
+	rounds := make(map[leader]*round, len(byLeader))
+	for l, tps := range byLeader {
+		rounds[l] = c.enqueue(ctx, l, tps, keys)
+	}
+	out := make(map[topicPartition]*PartitionOffsets, len(leaders))
+	var errs []error
+	for l, r := range rounds {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, c.dials.requestError("ListOffsets for "+describePartitions(byLeader[l]), l.address, int(l.id), ctx.Err())
 		}
+		for _, tp := range byLeader[l] {
+			po := &PartitionOffsets{Partition: tp.partition}
+			out[tp] = po
+			for i, lk := range ls {
+				a := r.asks[keys[i]][askKey{tp.topic, int32(tp.partition)}]
+				if a.err != nil {
+					errs = append(errs, a.err)
+					continue
+				}
+				lk.set(po, a.offset, a.timestamp)
+			}
+		}
+	}
+	if err := firstError(errs); err != nil {
+		return nil, err
 	}
 	res := map[string][]PartitionOffsets{}
 	for tp, p := range out {
@@ -252,6 +199,51 @@ func listTopicsOffsets(ctx context.Context, tt *topicTransport, req OffsetsReque
 		slices.SortFunc(ps, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
 	}
 	return res, nil
+}
+
+// describePartitions names partitions for an error: `topic "a" partitions 0, 1` (all of one
+// topic), or the first few topics.
+func describePartitions(partitions []topicPartition) string {
+	var names []string
+	for _, tp := range partitions {
+		names = append(names, tp.topic)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if len(names) == 1 {
+		ids := make([]int32, len(partitions))
+		for i, tp := range partitions {
+			ids[i] = int32(tp.partition)
+		}
+		slices.Sort(ids)
+		return fmt.Sprintf("topic %q partition%s %s", names[0], plural(len(ids)), joinInts(ids))
+	}
+	const shown = 3
+	quoted := make([]string, 0, shown)
+	for _, n := range names[:min(shown, len(names))] {
+		quoted = append(quoted, fmt.Sprintf("%q", n))
+	}
+	if len(names) > shown {
+		return fmt.Sprintf("topics %s and %d more", strings.Join(quoted, ", "), len(names)-shown)
+	}
+	return "topics " + strings.Join(quoted, ", ")
+}
+
+// supportsMaxTimestamp refuses a max-timestamp lookup when the leader serves ListOffsets below
+// v7: brokers before Kafka 3.0 read timestamp -3 as an ordinary time and answer the first
+// record, not an error. The leader's connection says (its ApiVersions answer).
+func (c *Client) supportsMaxTimestamp(ctx context.Context, l leader) error {
+	conn, err := c.brokers.get(ctx, l.address)
+	if err != nil {
+		return c.dials.requestError("ListOffsets (max timestamp)", l.address, int(l.id), err)
+	}
+	if v, _ := conn.version(protocol.ListOffsets); v < 7 {
+		return &UnsupportedError{
+			What:  fmt.Sprintf("the max timestamp offset (ListOffsets v7, KIP-734; broker %s serves up to v%d)", l.address, v),
+			Since: "3.0",
+		}
+	}
+	return nil
 }
 
 // settle checks one partition's answers against each other. Read in order, earliest <= every
@@ -289,33 +281,6 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 	return nil
 }
 
-// lookupAll sends one lookup to every leader at once and records the answers in out.
-func lookupAll(ctx context.Context, tt *topicTransport, req OffsetsRequest, l lookup, byLeader map[kafka.Broker][]topicPartition, out map[topicPartition]*PartitionOffsets) error {
-	var (
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		errs []error
-	)
-	for leader, partitions := range byLeader {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			answers, err := listOffsetsOnce(ctx, tt, req.Isolation, l, leader, partitions)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err)
-				return
-			}
-			for tp, a := range answers {
-				l.set(out[tp], a.Offset, a.Timestamp)
-			}
-		}()
-	}
-	wg.Wait()
-	return firstError(errs)
-}
-
 // firstError picks the error to report: a non-retriable one before a retriable one, so that a
 // lasting failure is not hidden behind a passing one, then the lowest partition.
 func firstError(errs []error) error {
@@ -341,101 +306,6 @@ func partitionOf(err error) int {
 		return be.Partition
 	}
 	return -1
-}
-
-// listOffsetsOnce sends one ListOffsets request for partitions (all led by one broker, of one or
-// more topics) and checks that every partition answered without an error. An entry with an error
-// carries placeholder offsets (-1): never use them.
-func listOffsetsOnce(ctx context.Context, tt *topicTransport, isolation Isolation, l lookup, leader kafka.Broker, partitions []topicPartition) (map[topicPartition]listOffsetsResponsePartition, error) {
-	m, err := tt.transport.RoundTrip(ctx, tt.addr(), &listOffsetsRequest{
-		ReplicaID:      -1,
-		IsolationLevel: int8(isolation),
-		Topics:         listOffsetsTopics(partitions, l.timestamp),
-	})
-	about := describePartitions(partitions)
-	if err != nil {
-		return nil, tt.dials.requestError(l.op+" for "+about, brokerAddress(leader), leader.ID, err)
-	}
-	res, ok := m.(*listOffsetsResponse)
-	if !ok {
-		return nil, fmt.Errorf("%s for %s: unexpected response type %T", l.op, about, m)
-	}
-	answered := make(map[topicPartition]listOffsetsResponsePartition, len(partitions))
-	for _, t := range res.Topics {
-		for _, p := range t.Partitions {
-			answered[topicPartition{t.Topic, int(p.Partition)}] = p
-		}
-	}
-	out := make(map[topicPartition]listOffsetsResponsePartition, len(partitions))
-	for _, tp := range partitions {
-		a, ok := answered[tp]
-		switch {
-		case !ok:
-			return nil, fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
-				l.op, tp.topic, tp.partition)
-		case a.ErrorCode == int16(kafka.UnsupportedVersion) && l.timestamp == timestampMax:
-			return nil, &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
-		case a.ErrorCode != 0:
-			return nil, &BrokerError{Op: l.op, Topic: tp.topic, Partition: tp.partition, Code: kafka.Error(a.ErrorCode),
-				Broker: describeBroker(brokerAddress(leader), leader.ID)}
-		case a.Offset < 0 && l.timestamp < 0 && l.timestamp != timestampMax:
-			return nil, fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
-				l.op, tp.topic, tp.partition, a.Offset)
-		}
-		out[tp] = a
-	}
-	return out, nil
-}
-
-// listOffsetsTopics groups partitions by topic, in order of name and partition, each asked for
-// timestamp.
-func listOffsetsTopics(partitions []topicPartition, timestamp int64) []listOffsetsRequestTopic {
-	sorted := slices.Clone(partitions)
-	slices.SortFunc(sorted, func(a, b topicPartition) int {
-		if c := strings.Compare(a.topic, b.topic); c != 0 {
-			return c
-		}
-		return a.partition - b.partition
-	})
-	var topics []listOffsetsRequestTopic
-	for _, tp := range sorted {
-		if len(topics) == 0 || topics[len(topics)-1].Topic != tp.topic {
-			topics = append(topics, listOffsetsRequestTopic{Topic: tp.topic})
-		}
-		t := &topics[len(topics)-1]
-		t.Partitions = append(t.Partitions, listOffsetsRequestPartition{
-			Partition: int32(tp.partition), CurrentLeaderEpoch: -1, Timestamp: timestamp,
-		})
-	}
-	return topics
-}
-
-// describePartitions names partitions for an error: `topic "a" partitions 0, 1` (all of one
-// topic), or the first few topics.
-func describePartitions(partitions []topicPartition) string {
-	var names []string
-	for _, tp := range partitions {
-		names = append(names, tp.topic)
-	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	if len(names) == 1 {
-		ids := make([]int32, len(partitions))
-		for i, tp := range partitions {
-			ids[i] = int32(tp.partition)
-		}
-		slices.Sort(ids)
-		return fmt.Sprintf("topic %q partition%s %s", names[0], plural(len(ids)), joinInts(ids))
-	}
-	const shown = 3
-	quoted := make([]string, 0, shown)
-	for _, n := range names[:min(shown, len(names))] {
-		quoted = append(quoted, fmt.Sprintf("%q", n))
-	}
-	if len(names) > shown {
-		return fmt.Sprintf("topics %s and %d more", strings.Join(quoted, ", "), len(names)-shown)
-	}
-	return "topics " + strings.Join(quoted, ", ")
 }
 
 // errInconsistentOffsets: the broker's answers contradict each other (earliest above latest, a

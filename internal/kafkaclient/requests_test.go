@@ -105,12 +105,79 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 		if len(res.Partitions) != 6 || *res.Partitions[0].Committed != 1 || *res.Partitions[0].Lag != 2 {
 			t.Fatalf("got %+v", res)
 		}
-		// Metadata: one for the brokers-only transport, one for the topic's. FindCoordinator:
-		// kafka-go asks before each group request. ListOffsets: earliest and latest per leader (the
-		// earliest tells a commit before the log start).
+		// Metadata: one for __consumer_offsets (no FindCoordinator on a cluster without it), one
+		// for the group's topic. FindCoordinator once per read (kafka-go asked before each group
+		// request: 2). ListOffsets: earliest and latest per leader (the earliest tells a commit
+		// before the log start).
 		expectRequests(t, counts, dials, map[kmsg.Key]int{
-			kmsg.Metadata: 2, kmsg.FindCoordinator: 2, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
+			kmsg.Metadata: 2, kmsg.FindCoordinator: 1, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
 			kmsg.ListOffsets: 2 * len(leaders),
 		})
 	})
+}
+
+// readConcurrently reads partitions 0..n-1 of topic, each as kafka_partition_offsets does
+// (earliest, max timestamp, latest), parallel at a time as Terraform's walk does (-parallelism,
+// 10 by default): a read starts as soon as one ends.
+func readConcurrently(t testing.TB, cl *Client, topic string, n, parallel int) {
+	t.Helper()
+	readPartitionsConcurrently(t, cl, topic, n, n, parallel)
+}
+
+// readPartitionsConcurrently makes n reads of partitions 0..partitions-1 in turn.
+func readPartitionsConcurrently(t testing.TB, cl *Client, topic string, n, partitions, parallel int) {
+	t.Helper()
+	sem := make(chan struct{}, parallel)
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		p := i % partitions
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			res, err := cl.Offsets(context.Background(), OffsetsRequest{Topic: topic, Partitions: []int{p}, MaxTimestamp: true})
+			if err == nil && (len(res) != 1 || res[0].Partition != p) {
+				err = fmt.Errorf("partition %d: got %+v", p, res)
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Issue 9's target: 200 kafka_partition_offsets of one topic, 10 at a time, through one Client
+// (one provider process) cost one connection per broker (the bootstrap server is a broker here),
+// about 60 ListOffsets requests (3 lookups per read, 600 when every read sent its own) and at
+// most 25 Metadata requests. With one leader, reads that wait together share every request.
+func TestConcurrentReadsShareConnectionsAndRequests(t *testing.T) {
+	for _, brokers := range []int{1, 3} {
+		t.Run(fmt.Sprintf("%d brokers", brokers), func(t *testing.T) {
+			c := newCluster(t, kfake.NumBrokers(brokers), kfake.SeedTopics(200, "t"))
+			counts := countRequests(c)
+			cl, dials := countingClient(t, c)
+			readConcurrently(t, cl, "t", 200, 10)
+			got := counts()
+			t.Logf("%d connections; Metadata %d; ListOffsets %d", dials.Load(), got[int16(kmsg.Metadata)], got[int16(kmsg.ListOffsets)])
+			if n := int(dials.Load()); n > brokers+1 {
+				t.Errorf("opened %d connections for %d brokers; want at most one per broker plus a bootstrap one", n, brokers)
+			}
+			if n := got[int16(kmsg.ApiVersions)]; n != int(dials.Load()) {
+				t.Errorf("ApiVersions %d, want one per connection (%d)", n, dials.Load())
+			}
+			if n := got[int16(kmsg.Metadata)]; n > 25 {
+				t.Errorf("Metadata: %d requests, want at most 25", n)
+			}
+			// One leader: every round's 3 requests can carry all 10 waiting reads, so 60 is the
+			// floor (3 lookups x 200/10 rounds), reached on an idle machine; a read that the
+			// scheduler delays past the round's linger (a loaded 2-core CI runner) costs one more
+			// round of 3. Three leaders: the 10 reads spread over them and their rounds do not keep
+			// step; at least two reads per request on average (one per lookup and read: 600).
+			if want := map[int]int{1: 66, 3: 300}[brokers]; got[int16(kmsg.ListOffsets)] > want {
+				t.Errorf("ListOffsets: %d requests, want at most %d", got[int16(kmsg.ListOffsets)], want)
+			}
+		})
+	}
 }

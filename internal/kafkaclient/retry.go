@@ -31,53 +31,52 @@ const (
 	backoffMax = time.Second
 )
 
-// withRetries runs op until it succeeds, fails for good, or ctx ends. Each attempt picks the
-// bootstrap server to ask (seedAddr); every attempt after the first starts from fresh metadata
-// (fresh == true): kafka-go routes by a cached layout, so a moved leader or a new topic reads as
-// an error until the cache is dropped.
-func (c *Client) withRetries(ctx context.Context, tt *topicTransport, op func(fresh bool) error) error {
+// withRetries runs op until it succeeds, fails for good, or ctx ends. op gets two times:
+// notBefore, how recent the metadata it uses must be (zero on the first attempt: the cached
+// layout will do), and believe, from when metadata must have been requested for a "no such topic
+// or partition" to be reported (the read's start, then the last failure). Every attempt after
+// the first asks for metadata requested after the failure that caused it: the layout that sent
+// the request to a moved leader or a restarted broker is stale.
+func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe time.Time) error) error {
 	backoff := backoffMin
-	for attempt := 0; ; attempt++ {
-		fresh := attempt > 0
-		if fresh {
-			tt.transport.CloseIdleConnections()
-		}
-		err := c.attempt(ctx, tt, fresh, op)
+	var notBefore time.Time
+	believe := time.Now()
+	for {
+		err := op(notBefore, believe)
 		if err == nil {
 			return nil
 		}
 		if ctx.Err() != nil {
-			return c.timeoutError(tt, err)
+			return c.timeoutError(err)
 		}
 		if !c.contacts.reached() && isConnFailure(err) {
-			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(), Err: err}
+			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.problems(), Err: err}
 		}
 		if !isRetriable(err) {
 			return err
 		}
+		notBefore = time.Now()
+		believe = notBefore
 		select {
 		case <-ctx.Done():
-			return c.timeoutError(tt, err)
+			return c.timeoutError(err)
 		case <-time.After(backoff):
 		}
 		backoff = min(2*backoff, backoffMax)
 	}
 }
 
-func (c *Client) attempt(ctx context.Context, tt *topicTransport, fresh bool, op func(fresh bool) error) error {
-	addr, err := c.seedAddr(ctx, tt.dials)
-	if err != nil {
-		if typed := configFailure(err); typed != nil {
-			return typed // a TLS, SASL or version failure says what to fix; no address list hides it
-		}
-		return &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(tt), Err: err}
+// seedError is the error of a failed choice of bootstrap server: a TLS, SASL or version failure
+// as it is (it says what to fix; no address list hides it), else what each address did.
+func (c *Client) seedError(err error) error {
+	if typed := configFailure(err); typed != nil {
+		return typed
 	}
-	tt.setAddr(addr)
-	return op(fresh)
+	return &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
 }
 
-func (c *Client) bootstrapProblems(tt *topicTransport) string {
-	if p := tt.dials.problems(); len(p) > 0 {
+func (c *Client) bootstrapProblems() string {
+	if p := c.dials.problems(); len(p) > 0 {
 		return strings.Join(p, "; ")
 	}
 	return "no bootstrap server answered (" + strings.Join(c.cfg.BootstrapServers, ", ") + ")"
@@ -85,10 +84,10 @@ func (c *Client) bootstrapProblems(tt *topicTransport) string {
 
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
 // the last attempt was still failing on.
-func (c *Client) timeoutError(tt *topicTransport, last error) error {
+func (c *Client) timeoutError(last error) error {
 	if !c.contacts.reached() {
 		return &UnreachableError{
-			Addresses: c.cfg.BootstrapServers, Problems: tt.dials.problems(),
+			Addresses: c.cfg.BootstrapServers, Problems: c.dials.problems(),
 			TimedOut: true, Timeout: c.cfg.Timeout, Err: last,
 		}
 	}
@@ -96,19 +95,6 @@ func (c *Client) timeoutError(tt *topicTransport, last error) error {
 		return last // a lasting failure that happened to end as the time ran out
 	}
 	return &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
-}
-
-// metadata asks the current seed for the topics' metadata (from kafka-go's cached layout,
-// refreshed when the transport is new). A failure drops the seed, so that the next attempt
-// races the bootstrap servers again.
-func (c *Client) metadata(ctx context.Context, tt *topicTransport, topics ...string) (*kafka.MetadataResponse, error) {
-	addr := tt.addr()
-	md, err := tt.client().Metadata(ctx, &kafka.MetadataRequest{Topics: topics})
-	if err != nil {
-		c.contacts.dropSeed(addr.String())
-		return nil, tt.dials.requestError("Metadata", addr.String(), -1, err)
-	}
-	return md, nil
 }
 
 // configFailure returns the TLS, SASL or version error in err, if any: failures that the
@@ -195,8 +181,6 @@ func describeBroker(address string, id int) string {
 	return fmt.Sprintf("broker %d (%s)", id, address)
 }
 
-func brokerAddress(b kafka.Broker) string { return net.JoinHostPort(b.Host, strconv.Itoa(b.Port)) }
-
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -214,7 +198,7 @@ func joinInts(ps []int32) string {
 
 // isRetriable says whether err may go away on another attempt with fresh metadata.
 func isRetriable(err error) bool {
-	if errors.Is(err, errStaleMetadata) || errors.Is(err, errInconsistentOffsets) {
+	if errors.Is(err, errStaleMetadata) || errors.Is(err, errInconsistentOffsets) || errors.Is(err, errGroupNotConfirmed) {
 		return true
 	}
 	var (

@@ -16,7 +16,10 @@ import (
 )
 
 // switchboard is a dialer that can make a broker's address refuse connections (a broker
-// restarting) or accept them and stay silent (a paused broker), the way the network shows them.
+// restarting) or stay silent (a paused broker), the way the network shows them. The Client keeps
+// its connections for its whole life, so what happens to the connections already open counts as
+// much as what happens to new ones: a restart closes them, a pause (SIGSTOP) leaves them open and
+// silent.
 type switchboard struct {
 	t      *testing.T
 	silent string // a listener that accepts and never answers
@@ -24,10 +27,15 @@ type switchboard struct {
 	mu      sync.Mutex
 	refused map[string]bool
 	paused  map[string]bool
+	conns   map[string][]net.Conn
+	resumed *sync.Cond
 }
 
 func newSwitchboard(t *testing.T) *switchboard {
-	return &switchboard{t: t, silent: acctest.SilentListener(t), refused: map[string]bool{}, paused: map[string]bool{}}
+	s := &switchboard{t: t, silent: acctest.SilentListener(t), refused: map[string]bool{}, paused: map[string]bool{},
+		conns: map[string][]net.Conn{}}
+	s.resumed = sync.NewCond(&s.mu)
+	return s
 }
 
 func (s *switchboard) dial(ctx context.Context, network, address string) (net.Conn, error) {
@@ -40,12 +48,44 @@ func (s *switchboard) dial(ctx context.Context, network, address string) (net.Co
 	case paused:
 		return (&net.Dialer{}).DialContext(ctx, network, s.silent)
 	}
-	return (&net.Dialer{}).DialContext(ctx, network, address)
+	conn, err := (&net.Dialer{}).DialContext(ctx, network, address)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.conns[address] = append(s.conns[address], conn)
+	return &switchedConn{Conn: conn, s: s, address: address}, nil
 }
 
-// down refuses connections to addrs for d, from now.
+// switchedConn holds back what the broker sends while the broker is paused.
+type switchedConn struct {
+	net.Conn
+	s       *switchboard
+	address string
+}
+
+func (c *switchedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.s.mu.Lock()
+	for c.s.paused[c.address] {
+		c.s.resumed.Wait()
+	}
+	c.s.mu.Unlock()
+	return n, err
+}
+
+// down refuses connections to addrs for d, from now, and closes those open (a restart).
 func (s *switchboard) down(d time.Duration, addrs ...string) {
 	s.set(s.refused, true, addrs)
+	s.mu.Lock()
+	for _, a := range addrs {
+		for _, c := range s.conns[a] {
+			_ = c.Close()
+		}
+		s.conns[a] = nil
+	}
+	s.mu.Unlock()
 	time.AfterFunc(d, func() { s.set(s.refused, false, addrs) })
 }
 
@@ -55,6 +95,7 @@ func (s *switchboard) set(m map[string]bool, v bool, addrs []string) {
 	for _, a := range addrs {
 		m[a] = v
 	}
+	s.resumed.Broadcast()
 }
 
 func (s *switchboard) client(t *testing.T, bootstrap []string, timeout time.Duration) *Client {

@@ -17,14 +17,15 @@ import (
 	"github.com/segmentio/kafka-go/protocol/saslhandshake"
 )
 
-// kafkaConn sits between kafka-go and one broker connection (above TLS, so it sees Kafka frames
-// in the clear). kafka-go sends one request at a time per connection and reads its response
-// before the next, starting with ApiVersions and, with SASL, SaslHandshake and SaslAuthenticate.
-// kafkaConn notes the API key of each request and, for the responses that decide whether the
-// connection is usable, reads the whole frame, decodes it with kafka-go's own decoder and turns
-// a refusal into a *SASLError naming the broker, the mechanism and the identity, with the
-// broker's reason and offered mechanisms that kafka-go would drop. So every caller of the
-// Transport gets that error, whichever request opened the connection.
+// kafkaConn sits between a brokerConn and its network connection (above TLS, so it sees Kafka
+// frames in the clear). During the handshake (broker_dial.go) one request is sent at a time and
+// its response read before the next: ApiVersions and, with SASL, SaslHandshake and
+// SaslAuthenticate. kafkaConn notes the API key of each request and, for the responses that
+// decide whether the connection is usable, reads the whole frame, decodes it with kafka-go's own
+// decoder and turns a refusal into a *SASLError naming the broker, the mechanism and the
+// identity, with the broker's reason and offered mechanisms that kafka-go would drop. So every
+// read that needs the connection gets that error. Once the handshake is done (pipelined), bytes
+// pass through and the brokerConn reader asks explainPipelined what a failure means.
 //
 // It also bounds the first response of a TLS connection (a plaintext one is bounded by
 // loggedConn), so that a peer that is not Kafka is not read as a frame of hundreds of MiB.
@@ -46,7 +47,16 @@ type kafkaConn struct {
 	readDeadline time.Time // as kafka-go set it: bounds a probe made while explaining an error
 	dialDeadline time.Time // the end of kafka-go's connect: bounds the SASL exchange
 	err          error     // the error Read returned: kafka-go reads again after one, and must not block
+
+	// pipelined: the handshake is done; reads and writes pass through (brokerConn frames them),
+	// from two goroutines, so the fields above are no longer touched.
+	pipelined bool
+	// firstAnswerPending: no answer has arrived since the handshake (explainPipelined sets it).
+	firstAnswerPending bool
 }
+
+// noDeadline clears a connection's deadline.
+var noDeadline time.Time
 
 func (c *kafkaConn) SetDeadline(t time.Time) error {
 	c.readDeadline = t
@@ -62,6 +72,13 @@ func (c *kafkaConn) SetReadDeadline(t time.Time) error {
 const maxControlFrame = maxFirstFrame
 
 func (c *kafkaConn) Write(p []byte) (int, error) {
+	if c.pipelined {
+		n, err := c.Conn.Write(p)
+		if err != nil {
+			err = c.explain(err, false)
+		}
+		return n, err
+	}
 	c.noteRequest(p)
 	n, err := c.Conn.Write(p)
 	if err != nil {
@@ -98,6 +115,9 @@ func (c *kafkaConn) noteRequest(p []byte) {
 }
 
 func (c *kafkaConn) Read(p []byte) (int, error) {
+	if c.pipelined {
+		return c.Conn.Read(p)
+	}
 	if c.err != nil {
 		return 0, c.err
 	}
@@ -217,7 +237,7 @@ func (c *kafkaConn) check(frame []byte) error {
 	}
 	switch c.lastKey {
 	case protocol.ApiVersions:
-		if err := checkApiVersions(c.s.dials, c.address, frame, c.lastVer); err != nil {
+		if err := checkApiVersions(c.address, frame, c.lastVer); err != nil {
 			return err
 		}
 		c.s.dials.contacts.noteAnswered(c.address) // a Kafka broker: past first contact
@@ -274,11 +294,11 @@ func (c *kafkaConn) explain(err error, atResponseStart bool) error {
 		return err
 	}
 	switch {
-	case c.lastKey == protocol.SaslAuthenticate:
+	case !c.pipelined && c.lastKey == protocol.SaslAuthenticate:
 		// Brokers may answer bad credentials by closing the connection. (Not wrapping err:
 		// kafka-go turns any error that is io.EOF into io.ErrUnexpectedEOF, and retries.)
 		return c.saslError(SASLAuthenticationFailed, kafka.SASLAuthenticationFailed)
-	case c.s.sasl == nil && c.requests == 2 && c.lastKey != protocol.SaslHandshake:
+	case c.s.sasl == nil && (c.firstAnswerPending || !c.pipelined && c.requests == 2 && c.lastKey != protocol.SaslHandshake):
 		// The broker answered ApiVersions, then dropped the first real request: what a SASL
 		// listener does to a client that skips authentication. Ask it to be sure.
 		if offered, ok := c.s.probeSASL(c.address, c.readDeadline); ok {
@@ -286,6 +306,14 @@ func (c *kafkaConn) explain(err error, atResponseStart bool) error {
 		}
 	}
 	return err
+}
+
+// explainPipelined explains a read error after the handshake, from the brokerConn reader.
+// atResponseStart: nothing of the awaited answer was read; first: no answer has arrived since
+// the handshake (a SASL listener drops a client that skips authentication at its first request).
+func (c *kafkaConn) explainPipelined(err error, atResponseStart, first bool) error {
+	c.firstAnswerPending = first
+	return c.explain(err, atResponseStart)
 }
 
 // probeSASL opens one more connection to address and sends a SaslHandshake (v1) to learn

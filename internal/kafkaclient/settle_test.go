@@ -137,7 +137,9 @@ func TestGroupReadOnClusterWithoutGroups(t *testing.T) {
 	if coordinatorLookups != 0 {
 		t.Fatalf("sent %d FindCoordinator requests; want none", coordinatorLookups)
 	}
-	if want := map[int32]int{0: 2, 1: 2, 2: 2}; fmt.Sprint(listedOn) != fmt.Sprint(want) {
+	// Once per broker: the metadata that lacks __consumer_offsets was requested by this read, so
+	// it is fresh and believed at once (kafka-go's cached layout took a second pass: 2 each).
+	if want := map[int32]int{0: 1, 1: 1, 2: 1}; fmt.Sprint(listedOn) != fmt.Sprint(want) {
 		t.Fatalf("ListGroups requests by broker: %v; want %v", listedOn, want)
 	}
 }

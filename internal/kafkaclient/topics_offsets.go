@@ -5,8 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/segmentio/kafka-go"
+	"time"
 )
 
 // TopicsOffsetsRequest selects topics by name.
@@ -35,12 +34,10 @@ type TopicOffsets struct {
 func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([]TopicOffsets, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	tt := c.acquireAllTopics()
-	defer c.release(tt)
 
 	var out []TopicOffsets
-	err := c.withRetries(ctx, tt, func(bool) error {
-		md, err := c.metadata(ctx, tt) // no topic named: every topic
+	err := c.withRetries(ctx, func(time.Time, time.Time) error {
+		md, err := c.allMetadata(ctx)
 		if err != nil {
 			return err
 		}
@@ -48,7 +45,7 @@ func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([
 		if err != nil {
 			return err
 		}
-		offsets, err := listTopicsOffsets(ctx, tt, OffsetsRequest{Isolation: req.Isolation}, leaders)
+		offsets, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation}, leaders)
 		if err != nil {
 			return err
 		}
@@ -64,22 +61,24 @@ func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([
 // selectTopics picks the topics of md that req selects, sorted by name, and the leader of each of
 // their partitions. A topic that Metadata answers with an error (LEADER_NOT_AVAILABLE while it is
 // being created) fails the attempt, retriable codes being retried.
-func selectTopics(md *kafka.MetadataResponse, req TopicsOffsetsRequest) ([]TopicOffsets, map[topicPartition]kafka.Broker, error) {
+func selectTopics(md *clusterMetadata, req TopicsOffsetsRequest) ([]TopicOffsets, map[topicPartition]leader, error) {
 	var selected []TopicOffsets
-	leaders := map[topicPartition]kafka.Broker{}
-	for _, t := range md.Topics {
-		if t.Internal && !req.IncludeInternal || req.Name != nil && !req.Name.MatchString(t.Name) {
+	leaders := map[topicPartition]leader{}
+	for i := range md.topics {
+		t := &md.topics[i]
+		if t.internal && !req.IncludeInternal || req.Name != nil && !req.Name.MatchString(t.name) {
 			continue
 		}
-		if t.Error != nil {
-			return nil, nil, topicError(t.Error, t.Name)
+		if t.code != 0 {
+			return nil, nil, &BrokerError{Op: "Metadata", Topic: t.name, Partition: -1, Code: t.code}
 		}
-		selected = append(selected, TopicOffsets{Name: t.Name, Internal: t.Internal})
-		for _, p := range t.Partitions {
-			if p.Leader.Host == "" { // kafka-go leaves the leader empty when Metadata names none
-				return nil, nil, &BrokerError{Op: "Metadata", Topic: t.Name, Partition: p.ID, Code: noLeaderCode(p.Error), NoLeader: true}
+		selected = append(selected, TopicOffsets{Name: t.name, Internal: t.internal})
+		for p := range t.partitions {
+			l, err := md.leaderOf(t, p)
+			if err != nil {
+				return nil, nil, err
 			}
-			leaders[topicPartition{t.Name, p.ID}] = p.Leader
+			leaders[topicPartition{t.name, int(p)}] = l
 		}
 	}
 	slices.SortFunc(selected, func(a, b TopicOffsets) int { return strings.Compare(a.Name, b.Name) })

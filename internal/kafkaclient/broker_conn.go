@@ -1,0 +1,255 @@
+package kafkaclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/segmentio/kafka-go/protocol"
+)
+
+// brokerConn is one long-lived, authenticated connection to one broker, shared by every read of
+// a Client. Requests are written as soon as they are sent (pipelining: the next request does not
+// wait for the previous answer), and one reader goroutine matches the answers to them in order:
+// a broker answers the requests of one connection one at a time, in the order it received them.
+//
+// A connection that fails (closed, reset, an answer that is not Kafka's, a request that outlived
+// its read's deadline without an answer) fails every request still waiting on it and is not used
+// again: the pool (brokers.go) dials a new one for the next request.
+type brokerConn struct {
+	address  string
+	clientID string
+	kc       *kafkaConn                // watches the connection's frames: errors that say what happened
+	pc       *protocol.Conn            // the handshake's round trips, then the reader's buffered reads
+	versions map[protocol.ApiKey]int16 // negotiated from the broker's ApiVersions answer
+
+	wmu  sync.Mutex // one request frame on the wire at a time, in correlation-id order
+	corr int32      // the last correlation id used; guarded by wmu
+
+	mu    sync.Mutex
+	queue []*call       // written and not yet answered, in the order written
+	err   error         // why the connection ended; nil while it is usable
+	srtt  time.Duration // smoothed time from writing a request to its answer (RFC 6298's SRTT)
+
+	readerDone chan struct{}
+}
+
+// call is one request on a brokerConn and, once done is closed, its answer.
+type call struct {
+	key     protocol.ApiKey
+	version int16
+	corr    int32
+	sent    time.Time
+
+	msg  protocol.Message
+	err  error
+	done chan struct{}
+}
+
+// errConnClosed: the Client was closed while the request waited.
+var errConnClosed = errors.New("the provider's Kafka client was closed")
+
+// start runs the reader; the connection's handshake is complete.
+func (c *brokerConn) start() {
+	c.readerDone = make(chan struct{})
+	go c.readLoop()
+}
+
+// alive reports whether the connection can take requests.
+func (c *brokerConn) alive() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err == nil
+}
+
+// version is the version this connection sends of key, false when the broker does not serve it.
+func (c *brokerConn) version(key protocol.ApiKey) (int16, bool) {
+	v, ok := c.versions[key]
+	return v, ok
+}
+
+// send writes msg at once and returns the call to wait on. Sends from several goroutines are
+// written one after the other, never interleaved.
+func (c *brokerConn) send(ctx context.Context, msg protocol.Message) (*call, error) {
+	key := msg.ApiKey()
+	v, ok := c.versions[key]
+	if !ok {
+		return nil, &UnsupportedError{What: fmt.Sprintf("broker %s: the %s API", c.address, key), Since: "0.11"}
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	var buf bytes.Buffer
+	if err := protocol.WriteRequest(&buf, v, c.corr+1, c.clientID, msg); err != nil {
+		return nil, fmt.Errorf("encoding %s v%d: %w", key, v, err)
+	}
+	cl := &call{key: key, version: v, corr: c.corr + 1, done: make(chan struct{})}
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		return nil, err
+	}
+	c.corr++
+	cl.sent = time.Now()
+	c.queue = append(c.queue, cl)
+	c.mu.Unlock()
+	deadline, _ := ctx.Deadline() // zero: none
+	_ = c.kc.SetWriteDeadline(deadline)
+	if _, err := c.kc.Write(buf.Bytes()); err != nil {
+		c.fail(err)
+		<-cl.done
+		return nil, cl.err
+	}
+	return cl, nil
+}
+
+// wait returns the answer to cl, or gives up when ctx ends. A request whose read ran out of
+// time without an answer means a broker that stopped answering (paused, overloaded,
+// partitioned): the connection is dropped, so that the next read dials again instead of
+// queueing behind it.
+func (c *brokerConn) wait(ctx context.Context, cl *call) (protocol.Message, error) {
+	select {
+	case <-cl.done:
+		return cl.msg, cl.err
+	case <-ctx.Done():
+	}
+	select {
+	case <-cl.done: // answered at the same moment
+		return cl.msg, cl.err
+	default:
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		c.fail(fmt.Errorf("no answer to %s within the read's timeout: %w", cl.key, os.ErrDeadlineExceeded))
+	}
+	return nil, ctx.Err()
+}
+
+// roundTrip sends msg and waits for its answer.
+func (c *brokerConn) roundTrip(ctx context.Context, msg protocol.Message) (protocol.Message, error) {
+	cl, err := c.send(ctx, msg)
+	if err != nil {
+		return nil, err
+	}
+	return c.wait(ctx, cl)
+}
+
+// readLoop reads the answers in order until the connection fails or is closed. Every frame's
+// size is checked before it is read (frames.go): a peer's size prefix is never trusted for an
+// allocation beyond maxResponseFrame; and the responses whose types this package owns are walked
+// whole before kafka-go decodes them (response_shape.go).
+func (c *brokerConn) readLoop() {
+	defer close(c.readerDone)
+	var head [4]byte
+	for answered := 0; ; answered++ {
+		n, err := io.ReadFull(c.pc, head[:])
+		if err != nil {
+			c.fail(c.kc.explainPipelined(err, n == 0, answered == 0))
+			return
+		}
+		if err := checkFrameSize(c.address, head[:]); err != nil {
+			c.fail(err)
+			return
+		}
+		// The buffer grows with the bytes received, not with what the size prefix claims.
+		size := int64(binary.BigEndian.Uint32(head[:]))
+		buf := bytes.NewBuffer(make([]byte, 0, 4+min(size, 64<<10)))
+		buf.Write(head[:])
+		got, err := buf.ReadFrom(io.LimitReader(c.pc, size))
+		if err == nil && got < size {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			c.fail(c.kc.explainPipelined(err, false, answered == 0))
+			return
+		}
+		frame := buf.Bytes()
+		c.mu.Lock()
+		var cl *call
+		if len(c.queue) > 0 {
+			cl = c.queue[0]
+			c.queue = c.queue[1:]
+			sample := time.Since(cl.sent)
+			if c.srtt == 0 {
+				c.srtt = sample
+			} else {
+				c.srtt += (sample - c.srtt) / 8
+			}
+		}
+		c.mu.Unlock()
+		if corr := int32(binary.BigEndian.Uint32(frame[4:8])); cl == nil || corr != cl.corr {
+			c.fail(&notKafkaError{Address: c.address, What: fmt.Sprintf(
+				"answered with correlation id %d, which no request waiting on the connection has", corr)})
+			if cl != nil {
+				cl.err = c.failure()
+				close(cl.done)
+			}
+			return
+		}
+		if problem := checkShape(cl.key, cl.version, frame); problem != "" { // response_shape.go
+			c.fail(&notKafkaError{Address: c.address, What: fmt.Sprintf("answered %s v%d with %s: not a Kafka broker",
+				cl.key, cl.version, problem)})
+			cl.err = c.failure()
+			close(cl.done)
+			return
+		}
+		_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)
+		if cl.err != nil {
+			cl.err = fmt.Errorf("decoding the %s v%d answer of %s: %w", cl.key, cl.version, c.address, cl.err)
+		}
+		close(cl.done)
+	}
+}
+
+// roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
+func (c *brokerConn) roundTripTime() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.srtt
+}
+
+func (c *brokerConn) failure() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// fail ends the connection with err (the first cause wins) and fails every request waiting.
+func (c *brokerConn) fail(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	waiting := c.queue
+	c.queue = nil
+	c.mu.Unlock()
+	_ = c.kc.Close()
+	for _, cl := range waiting {
+		cl.err = err
+		close(cl.done)
+	}
+}
+
+// close ends the connection and waits for its reader.
+func (c *brokerConn) close() {
+	c.fail(errConnClosed)
+	if c.readerDone != nil {
+		<-c.readerDone
+	}
+}
+
+// handshakeDeadline bounds a connect: the read's deadline, at most dialTimeout from now.
+func handshakeDeadline(ctx context.Context, dialTimeout time.Duration) time.Time {
+	d := time.Now().Add(dialTimeout)
+	if cd, ok := ctx.Deadline(); ok && cd.Before(d) {
+		return cd
+	}
+	return d
+}

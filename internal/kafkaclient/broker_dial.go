@@ -1,0 +1,117 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/segmentio/kafka-go/protocol/apiversions"
+	"github.com/segmentio/kafka-go/protocol/saslauthenticate"
+	"github.com/segmentio/kafka-go/protocol/saslhandshake"
+	"github.com/segmentio/kafka-go/sasl"
+)
+
+// connect opens one broker connection: TCP (through the dialLog), TLS when configured
+// (tls_dial.go), ApiVersions (checked in full before kafka-go decodes it, frames.go), then SASL
+// when configured: one TLS handshake and one login per connection, for the life of the Client.
+// The frames of the handshake pass through kafkaConn (sasl_conn.go), which turns a refusal into
+// an error that names the broker and the cause. The whole connect is bounded by ctx and by
+// dialTimeout.
+func (b *brokers) connect(ctx context.Context, address string) (*brokerConn, error) {
+	deadline := handshakeDeadline(ctx, b.dialTimeout)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	conn, err := b.dialer.dial(ctx, "tcp", address)
+	if err != nil {
+		return nil, err
+	}
+	kc, ok := conn.(*kafkaConn)
+	if !ok {
+		_ = conn.Close()
+		return nil, fmt.Errorf("%s: the dialer returned %T, not a watched connection", address, conn)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = kc.Close() }) // a cancelled read ends its connect
+	defer stop()
+	_ = kc.SetDeadline(deadline)
+	bc := &brokerConn{address: address, clientID: b.clientID, kc: kc, pc: protocol.NewConn(kc, b.clientID)}
+	if err := bc.handshake(ctx, b.sasl); err != nil {
+		_ = kc.Close()
+		if ctx.Err() != nil && !errors.As(err, new(*SASLError)) && !errors.As(err, new(*TLSError)) {
+			return nil, fmt.Errorf("%s: %w (%w)", address, ctx.Err(), err)
+		}
+		return nil, err
+	}
+	if !stop() { // ctx ended as the handshake did: the connection is closed
+		return nil, fmt.Errorf("%s: %w", address, ctx.Err())
+	}
+	_ = kc.SetDeadline(noDeadline)
+	kc.pipelined = true
+	bc.start()
+	return bc, nil
+}
+
+// handshake negotiates versions (ApiVersions v0, which every broker answers) and logs in.
+func (bc *brokerConn) handshake(ctx context.Context, mechanism sasl.Mechanism) error {
+	bc.pc.SetVersions(map[protocol.ApiKey]int16{protocol.ApiVersions: 0})
+	m, err := bc.pc.RoundTrip(&apiversions.Request{})
+	if err != nil {
+		return err
+	}
+	res, ok := m.(*apiversions.Response)
+	if !ok {
+		return fmt.Errorf("%s: ApiVersions: unexpected answer %T", bc.address, m)
+	}
+	if res.ErrorCode != 0 {
+		return fmt.Errorf("%s: ApiVersions: %w", bc.address, kafka.Error(res.ErrorCode))
+	}
+	bc.versions = make(map[protocol.ApiKey]int16, len(res.ApiKeys))
+	for _, k := range res.ApiKeys {
+		key := protocol.ApiKey(k.ApiKey)
+		bc.versions[key] = key.SelectVersion(k.MinVersion, k.MaxVersion) // kafka-go's and our types' range
+	}
+	bc.pc.SetVersions(bc.versions)
+	if mechanism == nil {
+		return nil
+	}
+	host, port, _ := net.SplitHostPort(bc.address)
+	portNum, _ := strconv.Atoi(port)
+	return bc.login(sasl.WithMetadata(ctx, &sasl.Metadata{Host: host, Port: portNum}), mechanism)
+}
+
+// login drives mechanism over SaslHandshake and SaslAuthenticate, as kafka-go's Transport does.
+// Refusals come back from kafkaConn as *SASLError.
+func (bc *brokerConn) login(ctx context.Context, mechanism sasl.Mechanism) error {
+	m, err := bc.pc.RoundTrip(&saslhandshake.Request{Mechanism: mechanism.Name()})
+	if err != nil {
+		return err
+	}
+	hs, ok := m.(*saslhandshake.Response)
+	if !ok {
+		return fmt.Errorf("%s: SaslHandshake: unexpected answer %T", bc.address, m)
+	}
+	if hs.ErrorCode != 0 { // kafkaConn turns the refusals it knows into a *SASLError first
+		return fmt.Errorf("%s: SaslHandshake: %w", bc.address, kafka.Error(hs.ErrorCode))
+	}
+	sess, state, err := mechanism.Start(ctx)
+	if err != nil {
+		return err
+	}
+	for done := false; !done; {
+		m, err := bc.pc.RoundTrip(&saslauthenticate.Request{AuthBytes: state})
+		if err != nil {
+			return err
+		}
+		res, ok := m.(*saslauthenticate.Response)
+		if !ok {
+			return fmt.Errorf("%s: SaslAuthenticate: unexpected answer %T", bc.address, m)
+		}
+		if done, state, err = sess.Next(ctx, res.AuthBytes); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package kafkaclient
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/segmentio/kafka-go/sasl"
+)
+
+// brokers holds the Client's connections: at most one per broker address, dialled when a request
+// first needs it and kept for the life of the Client, so that a plan of hundreds of data sources
+// costs one TCP connect, one TLS handshake and one SASL login per broker (brokers and managed
+// services throttle new connections: max.connection.creation.rate, KIP-612). A connection that
+// failed is replaced by a new one at the next request. Reads that need a connection being dialled
+// wait for that dial instead of starting their own.
+type brokers struct {
+	dialer      *secureDialer
+	sasl        sasl.Mechanism
+	clientID    string
+	dialTimeout time.Duration
+
+	mu      sync.Mutex
+	conns   map[string]*brokerConn
+	dialing map[string]*dialCall
+	closed  bool
+}
+
+// dialCall is a connect under way; waiters read conn and err once done is closed.
+type dialCall struct {
+	done chan struct{}
+	conn *brokerConn
+	err  error
+}
+
+func newBrokers(dialer *secureDialer, cfg Config, dialTimeout time.Duration) *brokers {
+	return &brokers{dialer: dialer, sasl: cfg.SASL, clientID: cfg.ClientID, dialTimeout: dialTimeout,
+		conns: map[string]*brokerConn{}, dialing: map[string]*dialCall{}}
+}
+
+// get returns the live connection to address, dialling it if there is none. The dial runs in
+// the first caller's goroutine, bounded by its context; callers that arrive meanwhile share its
+// outcome.
+func (b *brokers) get(ctx context.Context, address string) (*brokerConn, error) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil, errConnClosed
+	}
+	if c := b.conns[address]; c != nil && c.alive() {
+		b.mu.Unlock()
+		return c, nil
+	}
+	if d := b.dialing[address]; d != nil {
+		b.mu.Unlock()
+		select {
+		case <-d.done:
+			return d.conn, d.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	d := &dialCall{done: make(chan struct{})}
+	b.dialing[address] = d
+	b.mu.Unlock()
+
+	conn, err := b.connect(ctx, address)
+
+	b.mu.Lock()
+	delete(b.dialing, address)
+	if err == nil && b.closed {
+		conn.close()
+		conn, err = nil, errConnClosed
+	}
+	if err == nil {
+		if old := b.conns[address]; old != nil {
+			defer old.close() // failed already; its reader is ending
+		}
+		b.conns[address] = conn
+	}
+	b.mu.Unlock()
+	d.conn, d.err = conn, err
+	close(d.done)
+	return conn, err
+}
+
+// drop closes the connection to address, if any: the next request dials a new one.
+func (b *brokers) drop(address string) {
+	b.mu.Lock()
+	c := b.conns[address]
+	delete(b.conns, address)
+	b.mu.Unlock()
+	if c != nil {
+		c.close()
+	}
+}
+
+// roundTripTime is the smoothed round trip to address, 0 when unknown.
+func (b *brokers) roundTripTime(address string) time.Duration {
+	b.mu.Lock()
+	c := b.conns[address]
+	b.mu.Unlock()
+	if c == nil {
+		return 0
+	}
+	return c.roundTripTime()
+}
+
+// close ends every connection and waits for their readers; later requests fail.
+func (b *brokers) close() {
+	b.mu.Lock()
+	b.closed = true
+	conns := b.conns
+	b.conns = map[string]*brokerConn{}
+	b.mu.Unlock()
+	for _, c := range conns {
+		c.close()
+	}
+}

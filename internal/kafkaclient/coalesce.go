@@ -1,0 +1,320 @@
+package kafkaclient
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// Reads that wait at the same moment share ListOffsets requests. Each partition leader has a
+// queue: a read adds what it needs (topic, partition, lookup, isolation level) to the leader's
+// pending round and waits for that round. A round goes out as one ListOffsets request per lookup
+// and isolation level, carrying every partition the round's reads asked for (Kafka allows one
+// entry per partition per request; two reads of the same partition and lookup share the entry),
+// all written at once on the leader's connection. While a round is out, new reads gather in the
+// next one, which leaves when the answers are in: so a read only ever joins a round that has not
+// been sent, and never uses an answer requested before it began.
+//
+// The requests of a round are written in the order earliest, by timestamp, max timestamp,
+// latest: a broker handles one connection's requests in order, so every offset a read gets lies
+// between its earliest and its latest, as when they were asked one after the other.
+
+// A round waits a little for the reads that arrive at the same moment before it leaves: at most
+// a quarter of the leader's round trip (between lingerMin and lingerMax), so that waiting costs
+// little beside the round trip it saves. It leaves at once when the reads it expects have joined
+// (leaderQueue.expect): when Terraform runs 10 reads at once (-parallelism), the reads of a round
+// end together and Terraform starts as many new ones, which then share the next round. Below
+// lingerMin the scheduler's own delays (a loaded machine, the race detector) split rounds.
+const (
+	lingerMin = time.Millisecond
+	lingerMax = 5 * time.Millisecond
+)
+
+// lingerFor is how long a round for a leader at round trip rtt waits for the reads it expects.
+func lingerFor(rtt time.Duration) time.Duration {
+	return min(max(rtt/4, lingerMin), lingerMax)
+}
+
+// lookupKey is one ListOffsets request of a round: its timestamp and isolation level.
+type lookupKey struct {
+	isolation Isolation
+	timestamp int64
+}
+
+// askKey is one partition's entry in a ListOffsets request.
+type askKey struct {
+	topic     string
+	partition int32
+}
+
+// answer is one entry of a round, shared by the reads that asked for it.
+type answer struct {
+	offset, timestamp int64
+	err               error
+}
+
+// round is what one leader is asked at once.
+type round struct {
+	reads    int       // how many reads joined
+	started  time.Time // when its first read joined
+	asks     map[lookupKey]map[askKey]*answer
+	deadline time.Time     // the latest deadline of its reads: how long the answers are worth waiting for
+	done     chan struct{} // closed when every answer (or error) is in
+}
+
+// leaderQueue is one leader's pending round, and whether a round is out.
+type leaderQueue struct {
+	leader  leader
+	pending *round
+	busy    bool // a flusher runs: lingering, or a round is out
+	// expect is how many reads the pending round waits for: those of the round that just came
+	// back (Terraform starts a read for each that ended) and those that joined meanwhile. 0: no
+	// estimate yet.
+	expect int
+	wake   chan struct{} // the pending round has the reads it expects
+}
+
+type roundQueues struct {
+	mu     sync.Mutex
+	queues map[string]*leaderQueue // by leader address
+}
+
+func newRoundQueues() *roundQueues { return &roundQueues{queues: map[string]*leaderQueue{}} }
+
+// enqueue adds a read's asks for partitions, led by l, to l's pending round and returns that
+// round.
+func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartition, keys []lookupKey) *round {
+	rq := c.rounds
+	rq.mu.Lock()
+	defer rq.mu.Unlock()
+	q := rq.queues[l.address]
+	if q == nil {
+		q = &leaderQueue{wake: make(chan struct{}, 1)}
+		rq.queues[l.address] = q
+	}
+	q.leader = l // the latest metadata's id for the address
+	r := q.pending
+	if r == nil {
+		r = &round{started: time.Now(), asks: map[lookupKey]map[askKey]*answer{}, done: make(chan struct{})}
+		q.pending = r
+	}
+	r.reads++
+	if q.expect > 0 && r.reads >= q.expect {
+		select {
+		case q.wake <- struct{}{}:
+		default:
+		}
+	}
+	for _, k := range keys {
+		m := r.asks[k]
+		if m == nil {
+			m = map[askKey]*answer{}
+			r.asks[k] = m
+		}
+		for _, p := range partitions {
+			tp := askKey{p.topic, int32(p.partition)}
+			if m[tp] == nil {
+				m[tp] = &answer{}
+			}
+		}
+	}
+	if d, ok := ctx.Deadline(); ok && d.After(r.deadline) {
+		r.deadline = d
+	}
+	if !q.busy {
+		q.busy = true
+		c.wg.Add(1)
+		go c.flush(q)
+	}
+	return r
+}
+
+// flush sends q's rounds one after the other until none is pending, each once it has lingered.
+func (c *Client) flush(q *leaderQueue) {
+	defer c.wg.Done()
+	for {
+		c.linger(q)
+		c.rounds.mu.Lock()
+		r, l := q.pending, q.leader
+		q.pending = nil
+		if r == nil {
+			q.busy = false
+		}
+		c.rounds.mu.Unlock()
+		if r == nil {
+			return
+		}
+		c.send(l, r)
+		c.rounds.mu.Lock()
+		q.expect = r.reads
+		if q.pending != nil {
+			q.expect += q.pending.reads
+		}
+		c.rounds.mu.Unlock()
+		close(r.done)
+	}
+}
+
+// linger waits until q's pending round may leave: it has the reads it expects, or it is
+// lingerFor old; or the Client closed (the round then fails at once). Without a pending round
+// it returns at once: flush then ends.
+func (c *Client) linger(q *leaderQueue) {
+	for {
+		c.rounds.mu.Lock()
+		r, address := q.pending, q.leader.address
+		complete := r != nil && q.expect > 0 && r.reads >= q.expect
+		var started time.Time
+		if r != nil {
+			started = r.started
+		}
+		c.rounds.mu.Unlock()
+		if r == nil || complete {
+			return
+		}
+		wait := time.Until(started.Add(lingerFor(c.brokers.roundTripTime(address))))
+		if wait <= 0 {
+			return
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-q.wake:
+			timer.Stop()
+		case <-c.life.Done():
+			timer.Stop()
+			return
+		}
+	}
+}
+
+// send asks l everything in r, one request per lookup key, all written before the first answer
+// is read, and records every answer or error in r.
+func (c *Client) send(l leader, r *round) {
+	ctx, cancel := context.WithDeadline(c.life, r.deadline)
+	defer cancel()
+	keys := make([]lookupKey, 0, len(r.asks))
+	for k := range r.asks {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b lookupKey) int {
+		return cmp.Or(cmp.Compare(lookupOrder(a.timestamp), lookupOrder(b.timestamp)),
+			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
+	})
+	conn, err := c.brokers.get(ctx, l.address)
+	if err != nil {
+		for _, k := range keys {
+			failAll(c, l, k, r.asks[k], err)
+		}
+		return
+	}
+	calls := make([]*call, len(keys))
+	for i, k := range keys {
+		if calls[i], err = conn.send(ctx, listOffsetsFor(k, r.asks[k])); err != nil {
+			failAll(c, l, k, r.asks[k], err)
+		}
+	}
+	for i, k := range keys {
+		if calls[i] == nil {
+			continue
+		}
+		m, err := conn.wait(ctx, calls[i])
+		if err != nil {
+			failAll(c, l, k, r.asks[k], err)
+			continue
+		}
+		res, ok := m.(*listOffsetsResponse)
+		if !ok {
+			failAll(c, l, k, r.asks[k], fmt.Errorf("unexpected response type %T", m))
+			continue
+		}
+		record(l, k, r.asks[k], res)
+	}
+}
+
+// lookupOrder puts the lookups of a round in the order they are sent: earliest, by timestamp,
+// max timestamp, latest.
+func lookupOrder(ts int64) int {
+	switch {
+	case ts == timestampEarliest:
+		return 0
+	case ts >= 0:
+		return 1
+	case ts == timestampMax:
+		return 2
+	}
+	return 3
+}
+
+// listOffsetsFor is the request of one lookup key: every partition asked, by topic.
+func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *listOffsetsRequest {
+	byTopic := map[string][]listOffsetsRequestPartition{}
+	for tp := range asks {
+		byTopic[tp.topic] = append(byTopic[tp.topic], listOffsetsRequestPartition{
+			Partition: tp.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp})
+	}
+	req := &listOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation)}
+	for topic, ps := range byTopic {
+		slices.SortFunc(ps, func(a, b listOffsetsRequestPartition) int { return cmp.Compare(a.Partition, b.Partition) })
+		req.Topics = append(req.Topics, listOffsetsRequestTopic{Topic: topic, Partitions: ps})
+	}
+	slices.SortFunc(req.Topics, func(a, b listOffsetsRequestTopic) int { return cmp.Compare(a.Topic, b.Topic) })
+	return req
+}
+
+// failAll records a request's failure (no answer from l) for each of its entries, naming each
+// entry's own topic and partition.
+func failAll(c *Client, l leader, k lookupKey, asks map[askKey]*answer, err error) {
+	op := lookupOp(k.timestamp)
+	for tp, a := range asks {
+		a.err = c.dials.requestError(fmt.Sprintf("%s for topic %q partition %d", op, tp.topic, tp.partition),
+			l.address, int(l.id), err)
+	}
+}
+
+// record checks that every entry asked has an answer without an error and records it. An entry
+// with an error carries placeholder offsets (-1): never used.
+func record(l leader, k lookupKey, asks map[askKey]*answer, res *listOffsetsResponse) {
+	answered := make(map[askKey]listOffsetsResponsePartition, len(asks))
+	for _, t := range res.Topics {
+		for _, p := range t.Partitions {
+			answered[askKey{t.Topic, p.Partition}] = p
+		}
+	}
+	op := lookupOp(k.timestamp)
+	for tp, a := range asks {
+		p, ok := answered[tp]
+		switch {
+		case !ok:
+			a.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
+				op, tp.topic, tp.partition)
+		case p.ErrorCode == int16(kafka.UnsupportedVersion) && k.timestamp == timestampMax:
+			a.err = &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
+		case p.ErrorCode != 0:
+			a.err = &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: kafka.Error(p.ErrorCode),
+				Broker: describeBroker(l.address, int(l.id))}
+		case p.Offset < 0 && k.timestamp < 0 && k.timestamp != timestampMax:
+			a.err = fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
+				op, tp.topic, tp.partition, p.Offset)
+		default:
+			a.offset, a.timestamp = p.Offset, p.Timestamp
+		}
+	}
+}
+
+// lookupOp names a lookup in errors.
+func lookupOp(ts int64) string {
+	switch ts {
+	case timestampEarliest:
+		return "ListOffsets (earliest)"
+	case timestampLatest:
+		return "ListOffsets (latest)"
+	case timestampMax:
+		return "ListOffsets (max timestamp)"
+	}
+	return "ListOffsets (by timestamp)"
+}

@@ -1,0 +1,298 @@
+package kafkaclient
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/segmentio/kafka-go/protocol/metadata"
+)
+
+// clusterView is what the Client knows of the cluster's layout: the brokers, and per topic its
+// partitions and their leaders, from Metadata requests that name that one topic (never the whole
+// cluster) and never allow auto-creation. An answer is kept until a read finds it stale (a
+// moved leader, an unknown partition, a lost connection): the retry then asks for metadata
+// requested after that moment. Reads that need the same topic at the same time share one
+// Metadata request.
+type clusterView struct {
+	mu      sync.Mutex
+	brokers map[int32]string // broker id -> "host:port", from the latest answer
+	topics  map[string]*topicMetadata
+	calls   map[string]*metadataCall // per topic, the request under way
+}
+
+// topicMetadata is one topic as one Metadata answer gave it.
+type topicMetadata struct {
+	code       kafka.Error // the topic's error code: UNKNOWN_TOPIC_OR_PARTITION when it does not exist
+	partitions map[int32]partitionMetadata
+	requested  time.Time // when the request behind the answer was sent
+}
+
+// missing: the answer says the topic does not exist.
+func (md *topicMetadata) missing() bool { return md.code == kafka.UnknownTopicOrPartition }
+
+type partitionMetadata struct {
+	leader int32 // -1: none
+	code   kafka.Error
+}
+
+// leader is a partition leader: its broker id and address.
+type leader struct {
+	id      int32
+	address string
+}
+
+type metadataCall struct {
+	started time.Time
+	done    chan struct{}
+	md      *topicMetadata
+	err     error
+}
+
+func newClusterView() *clusterView {
+	return &clusterView{brokers: map[int32]string{}, topics: map[string]*topicMetadata{}, calls: map[string]*metadataCall{}}
+}
+
+// brokerAddress is the address of broker id, "" when the latest metadata does not list it.
+func (v *clusterView) brokerAddress(id int32) string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.brokers[id]
+}
+
+// topicMetadata returns the topic's metadata, requested at or after notBefore (zero: any cached
+// answer will do). A request under way that started at or after notBefore is shared.
+func (c *Client) topicMetadata(ctx context.Context, topic string, notBefore time.Time) (*topicMetadata, error) {
+	v := c.cluster
+	v.mu.Lock()
+	if md := v.topics[topic]; md != nil && !md.requested.Before(notBefore) {
+		v.mu.Unlock()
+		return md, nil
+	}
+	if call := v.calls[topic]; call != nil && !call.started.Before(notBefore) {
+		v.mu.Unlock()
+		select {
+		case <-call.done:
+			return call.md, call.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	call := &metadataCall{started: time.Now(), done: make(chan struct{})}
+	v.calls[topic] = call
+	v.mu.Unlock()
+
+	call.md, call.err = c.requestMetadata(ctx, topic, call.started)
+
+	v.mu.Lock()
+	if v.calls[topic] == call {
+		delete(v.calls, topic)
+	}
+	if call.err == nil {
+		if old := v.topics[topic]; old == nil || !old.requested.After(call.started) {
+			v.topics[topic] = call.md
+		}
+	}
+	v.mu.Unlock()
+	close(call.done)
+	return call.md, call.err
+}
+
+// requestMetadata asks for one topic and returns what the answer says of it.
+func (c *Client) requestMetadata(ctx context.Context, topic string, started time.Time) (*topicMetadata, error) {
+	res, err := c.askMetadata(ctx, []string{topic})
+	if err != nil {
+		return nil, err
+	}
+	md := &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
+	for _, t := range res.Topics {
+		if t.Name == topic {
+			md.code, md.partitions = kafka.Error(t.ErrorCode), partitionsOf(t)
+		}
+	}
+	return md, nil
+}
+
+func partitionsOf(t metadata.ResponseTopic) map[int32]partitionMetadata {
+	out := make(map[int32]partitionMetadata, len(t.Partitions))
+	for _, p := range t.Partitions {
+		out[p.PartitionIndex] = partitionMetadata{leader: p.LeaderID, code: kafka.Error(p.ErrorCode)}
+	}
+	return out
+}
+
+// askMetadata sends one Metadata request for topics (nil: every topic the principal may
+// DESCRIBE) to the current seed (bootstrap.go), never allowing auto-creation, and records the
+// brokers it lists. A failure drops the seed, so that the next attempt races the bootstrap
+// servers again.
+func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Response, error) {
+	addr, err := c.seedAddr(ctx)
+	if err != nil {
+		return nil, c.seedError(err)
+	}
+	m, err := c.roundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
+	if err != nil {
+		c.contacts.dropSeed(addr)
+		return nil, c.dials.requestError("Metadata", addr, -1, err)
+	}
+	res, ok := m.(*metadata.Response)
+	if !ok {
+		return nil, fmt.Errorf("the Metadata answer of %s: unexpected type %T", addr, m)
+	}
+	brokers := make(map[int32]string, len(res.Brokers))
+	for _, b := range res.Brokers {
+		brokers[b.NodeID] = net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))
+	}
+	c.cluster.mu.Lock()
+	if len(brokers) > 0 {
+		c.cluster.brokers = brokers
+	}
+	c.cluster.mu.Unlock()
+	return res, nil
+}
+
+// clusterMetadata is one Metadata answer about every topic (kafka_topics_offsets,
+// kafka_consumer_groups).
+type clusterMetadata struct {
+	brokers   []leader // sorted by id
+	topics    []clusterTopic
+	requested time.Time
+}
+
+type clusterTopic struct {
+	name       string
+	internal   bool
+	code       kafka.Error
+	partitions map[int32]partitionMetadata
+}
+
+// find returns the topic named, nil when the answer does not list it.
+func (md *clusterMetadata) find(name string) *clusterTopic {
+	for i := range md.topics {
+		if md.topics[i].name == name {
+			return &md.topics[i]
+		}
+	}
+	return nil
+}
+
+// partitionOK returns the partition's metadata; ok is false when t is nil or has no such partition.
+func (t *clusterTopic) partitionOK(partition int32) (partitionMetadata, bool) {
+	if t == nil {
+		return partitionMetadata{}, false
+	}
+	p, ok := t.partitions[partition]
+	return p, ok
+}
+
+// leaderOf is the leader of a partition, or the *BrokerError saying it has none.
+func (md *clusterMetadata) leaderOf(t *clusterTopic, partition int32) (leader, error) {
+	p := t.partitions[partition]
+	if p.leader >= 0 {
+		for _, b := range md.brokers {
+			if b.id == p.leader {
+				return b, nil
+			}
+		}
+	}
+	return leader{}, &BrokerError{Op: "Metadata", Topic: t.name, Partition: int(partition), Code: noLeaderCode(p.code), NoLeader: true}
+}
+
+// allMetadata asks for every topic: one request per call (such reads are rare, and want the
+// topics of now). The answer also refreshes the per-topic cache.
+func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
+	started := time.Now()
+	res, err := c.askMetadata(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	md := &clusterMetadata{requested: started}
+	for _, b := range res.Brokers {
+		md.brokers = append(md.brokers, leader{id: b.NodeID, address: net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))})
+	}
+	slices.SortFunc(md.brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
+	c.cluster.mu.Lock()
+	defer c.cluster.mu.Unlock()
+	for _, t := range res.Topics {
+		ct := clusterTopic{name: t.Name, internal: t.IsInternal, code: kafka.Error(t.ErrorCode), partitions: partitionsOf(t)}
+		md.topics = append(md.topics, ct)
+		if old := c.cluster.topics[t.Name]; old == nil || old.requested.Before(started) {
+			c.cluster.topics[t.Name] = &topicMetadata{code: ct.code, partitions: ct.partitions, requested: started}
+		}
+	}
+	return md, nil
+}
+
+// roundTrip sends one request to address on its connection and waits for the answer.
+func (c *Client) roundTrip(ctx context.Context, address string, msg protocol.Message) (protocol.Message, error) {
+	conn, err := c.brokers.get(ctx, address)
+	if err != nil {
+		return nil, err
+	}
+	return conn.roundTrip(ctx, msg)
+}
+
+// leaders returns the leader of each requested partition of topic (every partition when
+// partitions is nil), by partition, from metadata requested at or after notBefore. A "no" (no
+// such topic or partition) is believed only from metadata requested at or after believe: a
+// cached layout is asked again before it is reported.
+func (c *Client) leaders(ctx context.Context, topic string, partitions []int, notBefore, believe time.Time) (map[int]leader, error) {
+	md, err := c.topicMetadata(ctx, topic, notBefore)
+	if err != nil {
+		return nil, err
+	}
+	stale := md.requested.Before(believe)
+	switch {
+	case md.code == kafka.UnknownTopicOrPartition:
+		if stale {
+			return nil, errStaleMetadata
+		}
+		return nil, &TopicNotFoundError{Topic: topic}
+	case md.code != 0:
+		return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: md.code}
+	}
+	if partitions == nil {
+		for id := range md.partitions {
+			partitions = append(partitions, int(id))
+		}
+	}
+	out := make(map[int]leader, len(partitions))
+	for _, id := range partitions {
+		p, ok := md.partitions[int32(id)]
+		if !ok {
+			if stale {
+				return nil, errStaleMetadata
+			}
+			return nil, &PartitionOutOfRangeError{Topic: topic, Partition: id, Partitions: len(md.partitions)}
+		}
+		address := ""
+		if p.leader >= 0 {
+			address = c.cluster.brokerAddress(p.leader)
+		}
+		if address == "" {
+			return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: id, Code: noLeaderCode(p.code), NoLeader: true}
+		}
+		out[id] = leader{id: p.leader, address: address}
+	}
+	return out, nil
+}
+
+// noLeaderCode is the error Metadata gave a partition without a leader; LEADER_NOT_AVAILABLE when
+// it gave none.
+func noLeaderCode(code kafka.Error) kafka.Error {
+	if code != 0 {
+		return code
+	}
+	return kafka.LeaderNotAvailable
+}
+
+// errStaleMetadata asks withRetries for one more attempt on fresh metadata.
+var errStaleMetadata = errors.New("cached metadata lacks the topic or partition; asking again with fresh metadata")
