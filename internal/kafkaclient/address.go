@@ -15,6 +15,9 @@ func CheckBootstrapServer(s string) error {
 	switch {
 	case s == "":
 		return fmt.Errorf("empty address: want host:port")
+	case strings.Contains(s, ";"):
+		return fmt.Errorf("%q holds several addresses joined by semicolons: give each one as its own list element "+
+			"(in KAFKA_BOOTSTRAP_SERVERS, separate them with commas)", s)
 	case strings.Contains(s, ","):
 		return fmt.Errorf("%q holds several addresses joined by commas: give each one as its own list element, "+
 			`e.g. ["broker-1:9092", "broker-2:9092"]`, s)

@@ -14,6 +14,7 @@ func TestCheckBootstrapServer(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                        "empty address",
 		"a:9092,b:9092":           "several addresses joined by commas",
+		"a:9092;b:9092":           "joined by semicolons",
 		"localhost":               "is not host:port",
 		":9092":                   "has no host",
 		"localhost:0":             "from 1 to 65535",

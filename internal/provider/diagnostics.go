@@ -35,10 +35,7 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 	case errors.As(err, &outOfRange):
 		diags.AddAttributeError(path.Root("partition"), "Partition out of range", err.Error()+".")
 	case errors.As(err, &unreachable):
-		diags.AddError("Cannot reach the Kafka cluster",
-			err.Error()+". Check bootstrap_servers and that each address is a running broker's listener of the "+
-				"kind the tls and sasl blocks say (plaintext without a tls block); on a slow network raise the "+
-				"provider's timeout.")
+		diags.AddError("Cannot reach the Kafka cluster", err.Error()+". "+unreachableAdvice(unreachable))
 	case errors.As(err, &timedOut): // before BrokerError: it wraps the retriable answer that outlasted it
 		diags.AddError("Kafka read timed out",
 			err.Error()+". The cluster answered earlier, but this kept failing until the timeout ran out: raise "+
@@ -62,4 +59,15 @@ func brokerAdvice(e *kafkaclient.BrokerError) string {
 			"DESCRIBE on group %q (DescribeGroups, OffsetFetch, ListGroups) and DESCRIBE on its topics.", e.Group)
 	}
 	return ""
+}
+
+// unreachableAdvice says what to check when no bootstrap server answered; raising the timeout
+// helps only where the time ran out.
+func unreachableAdvice(e *kafkaclient.UnreachableError) string {
+	advice := "Check bootstrap_servers and that each address is a running broker's listener of the kind the " +
+		"tls and sasl blocks say (plaintext without a tls block)."
+	if e.TimedOut {
+		advice += " On a slow network, raise the provider's timeout."
+	}
+	return advice
 }

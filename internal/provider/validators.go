@@ -69,7 +69,7 @@ func parseTimeout(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is not a Go duration: want a number with a unit, such as \"10s\" or \"1m30s\"", s)
 	case d < 0, strings.HasPrefix(s, "-"), d == 0 && !strings.ContainsAny(s, "123456789"):
 		// time.ParseDuration truncates to whole nanoseconds: "0.5ns" is 0, yet positive.
-		return 0, fmt.Errorf("%q is not positive: want a duration such as \"10s\"", s)
+		return 0, fmt.Errorf("%q is not positive: want a duration from %s to %s, such as \"10s\"", s, minTimeout, maxTimeout)
 	case d < minTimeout:
 		return 0, fmt.Errorf("%q is shorter than %s, too short to connect to a broker", s, minTimeout)
 	case d > maxTimeout:

@@ -20,7 +20,7 @@ func TestParseTimeout(t *testing.T) {
 		"10":       "is not a Go duration",
 		"soon":     "is not a Go duration",
 		"":         "is not a Go duration",
-		"0s":       "is not positive",
+		"0s":       "is not positive: want a duration from 1s to 24h0m0s",
 		"-5s":      "is not positive",
 		"1ns":      "shorter than 1s",
 		"999ms":    "shorter than 1s",
