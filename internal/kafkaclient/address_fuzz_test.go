@@ -10,14 +10,15 @@ import (
 )
 
 // FuzzCheckBootstrapServer: CheckBootstrapServer accepts exactly what net.SplitHostPort splits
-// into a host and a port from 1 to 65535 in plain decimal, and nothing with a comma, a scheme,
+// into a host and a port from 1 to 65535 in plain decimal, and nothing with a comma or a semicolon
+// (address list separators), a scheme,
 // white space or control characters; its errors quote the input, so they hold no raw control
 // character.
 func FuzzCheckBootstrapServer(f *testing.F) {
 	for _, s := range []string{
 		"localhost:9092", "127.0.0.1:1", "[::1]:65535", "broker-1.example.com:9096", "[fe80::1%eth0]:9092",
 		"", "a:9092,b:9092", "localhost", ":9092", "localhost:0", "localhost:65536", "localhost:http", "::1:9092",
-		"localhost :9092", "PLAINTEXT://broker:9092", "broker:09092", "broker:+9092", "[::1]9092", "[]:9092",
+		"localhost :9092", "a:1;b:2", ";:1", "PLAINTEXT://broker:9092", "broker:09092", "broker:+9092", "[::1]9092", "[]:9092",
 		"broker\x00:9092", "broker\v:9092", "bro\u00a0ker:9092", "\xff:9092", "broker:99999999999999999999", "[[::1]]:1",
 	} {
 		f.Add(s)
@@ -39,7 +40,7 @@ func FuzzCheckBootstrapServer(f *testing.F) {
 // it, a host, a port 1-65535 written in plain decimal, and only visible characters.
 func validBootstrapServer(s string) bool {
 	host, port, err := net.SplitHostPort(s)
-	if err != nil || !utf8.ValidString(s) || host == "" || strings.Contains(s, ",") || strings.Contains(s, "://") {
+	if err != nil || !utf8.ValidString(s) || host == "" || strings.ContainsAny(s, ",;") || strings.Contains(s, "://") {
 		return false
 	}
 	n, err := strconv.Atoi(port)
