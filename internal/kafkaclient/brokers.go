@@ -34,7 +34,7 @@ type dialCall struct {
 }
 
 func newBrokers(dialer *secureDialer, cfg Config, dialTimeout time.Duration) *brokers {
-	return &brokers{dialer: dialer, sasl: cfg.SASL, clientID: cfg.ClientID, dialTimeout: dialTimeout,
+	return &brokers{dialer: dialer, sasl: cfg.SASL.mech(), clientID: cfg.ClientID, dialTimeout: dialTimeout,
 		conns: map[string]*brokerConn{}, dialing: map[string]*dialCall{}}
 }
 

@@ -41,10 +41,10 @@ func TestAccC17OneLoginPerBroker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counted := &countedMechanism{Mechanism: mech}
+	counted := &countedMechanism{Mechanism: mech.mech()}
 	var dials atomic.Int32
 	cl, err := New(Config{
-		BootstrapServers: []string{auth.SASLSSL}, Timeout: 30 * time.Second, TLS: tlsCfg, SASL: counted,
+		BootstrapServers: []string{auth.SASLSSL}, Timeout: 30 * time.Second, TLS: tlsCfg, SASL: &SASL{mechanism: counted},
 		Dial: func(ctx context.Context, network, address string) (net.Conn, error) {
 			dials.Add(1)
 			return (&net.Dialer{}).DialContext(ctx, network, address)

@@ -14,8 +14,6 @@ import (
 	"net"
 	"sync"
 	"time"
-
-	"github.com/segmentio/kafka-go/sasl"
 )
 
 // DefaultTimeout bounds one read (dial, metadata, retries and all) when Config.Timeout is zero.
@@ -32,7 +30,7 @@ type Config struct {
 	// TLS, when set, wraps every connection (the listener must be SSL or SASL_SSL).
 	TLS *tls.Config
 	// SASL, when set, authenticates every connection (SASL_PLAINTEXT or SASL_SSL listeners).
-	SASL sasl.Mechanism
+	SASL *SASL
 	// Dial replaces the TCP dialer; tests use it. Nil means net.Dialer.
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 }

@@ -295,7 +295,7 @@ func record(l leader, k lookupKey, asks map[askKey]*answer, res *listOffsetsResp
 		case p.ErrorCode == int16(kafka.UnsupportedVersion) && k.timestamp == timestampMax:
 			a.err = &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
 		case p.ErrorCode != 0:
-			a.err = &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: kafka.Error(p.ErrorCode),
+			a.err = &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: ErrorCode(p.ErrorCode),
 				Broker: describeBroker(l.address, int(l.id))}
 		case p.Offset < 0 && k.timestamp < 0 && k.timestamp != timestampMax:
 			a.err = fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",

@@ -6,6 +6,17 @@ import (
 	"github.com/segmentio/kafka-go"
 )
 
+// ErrorCode is an error code of the Kafka protocol (the protocol guide's "Error Codes",
+// org.apache.kafka.common.protocol.Errors).
+type ErrorCode int16
+
+// Codes callers act on: the principal lacks an ACL (Kafka's TOPIC_AUTHORIZATION_FAILED and
+// GROUP_AUTHORIZATION_FAILED).
+const (
+	TopicAuthorizationFailed ErrorCode = 29
+	GroupAuthorizationFailed ErrorCode = 30
+)
+
 // renamed are Kafka's current names (org.apache.kafka.common.protocol.Errors) and descriptions
 // for the codes whose kafka-go v0.4.51 name is an old one, or missing.
 var renamed = map[kafka.Error][2]string{

@@ -66,7 +66,7 @@ type BrokerError struct {
 	Topic     string
 	Partition int    // -1 when the error is not about one partition
 	Broker    string // the broker that answered, e.g. "broker 2 (127.0.0.1:9092)"; "" if not known
-	Code      kafka.Error
+	Code      ErrorCode
 	NoLeader  bool // Metadata names no leader for the partition (Code says why)
 }
 
@@ -80,7 +80,7 @@ func (e *BrokerError) Error() string {
 	default:
 		about = fmt.Sprintf("topic %q partition %d", e.Topic, e.Partition)
 	}
-	name, desc := errorName(e.Code)
+	name, desc := errorName(kafka.Error(e.Code))
 	if e.NoLeader {
 		return fmt.Sprintf("%s for %s: the partition has no leader (%s, error code %d): %s",
 			e.Op, about, name, int16(e.Code), desc)
@@ -111,7 +111,7 @@ func (e *ConnectionError) Error() string {
 
 func (e *ConnectionError) Unwrap() error { return e.Err }
 
-func (e *BrokerError) Unwrap() error { return e.Code }
+func (e *BrokerError) Unwrap() error { return kafka.Error(e.Code) }
 
 // TimeoutError: the read did not finish within the timeout although the cluster answered; Last is
 // the error of the last attempt.

@@ -288,7 +288,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 		return leader{}, fmt.Errorf("%s: unexpected answer %T", op, m)
 	}
 	if fc.ErrorCode != 0 {
-		return leader{}, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: kafka.Error(fc.ErrorCode)}
+		return leader{}, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: ErrorCode(fc.ErrorCode)}
 	}
 	return leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}, nil
 }
@@ -315,7 +315,7 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 	case code == 0 && g.GroupState != "Dead":
 		return g.GroupState, len(g.Members) > 0, nil
 	case code != 0 && code != kafka.GroupIdNotFound:
-		return "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: code}
+		return "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
 	}
 	state, found, err := c.listGroupOn(ctx, coordinator, group)
 	if err != nil || !found {
@@ -378,7 +378,7 @@ func groupError(op, group string, err error) error {
 		// with this code: both mean the group does not exist.
 		return &GroupNotFoundError{GroupID: group, State: "Dead", Op: op}
 	case errors.As(err, &code):
-		return &BrokerError{Op: op, Group: group, Partition: -1, Code: code}
+		return &BrokerError{Op: op, Group: group, Partition: -1, Code: ErrorCode(code)}
 	}
 	return fmt.Errorf("%s for group %q: %w", op, group, err)
 }

@@ -94,7 +94,7 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 				return errStaleMetadata
 			}
 			if t != nil && t.code != kafka.UnknownTopicOrPartition {
-				return &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: t.code}
+				return &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: ErrorCode(t.code)}
 			}
 			return &TopicNotFoundError{Topic: topic}
 		}
@@ -153,7 +153,7 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader) ([]listGroupsRespon
 		return nil, fmt.Errorf("ListGroups on broker %d: unexpected answer %T", b.id, m)
 	}
 	if lg.ErrorCode != 0 {
-		return nil, &brokerCodeError{&BrokerError{Op: "ListGroups", Partition: -1, Code: kafka.Error(lg.ErrorCode),
+		return nil, &brokerCodeError{&BrokerError{Op: "ListGroups", Partition: -1, Code: ErrorCode(lg.ErrorCode),
 			Broker: describeBroker(b.address, int(b.id))}}
 	}
 	return lg.Groups, nil
@@ -164,7 +164,7 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader) ([]listGroupsRespon
 type brokerCodeError struct{ *BrokerError }
 
 func (e *brokerCodeError) Error() string {
-	name, desc := errorName(e.Code)
+	name, desc := errorName(kafka.Error(e.Code))
 	return fmt.Sprintf("%s: %s answered %s (error code %d): %s", e.Op, e.Broker, name, int16(e.Code), desc)
 }
 
@@ -229,14 +229,14 @@ func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, g
 			case g.Code == kafka.GroupIdNotFound:
 				continue
 			case g.Code != 0:
-				errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: g.Code, Broker: broker})
+				errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: ErrorCode(g.Code), Broker: broker})
 				continue
 			}
 			for _, t := range g.Topics {
 				for _, p := range t.Partitions {
 					if p.ErrorCode != 0 {
 						errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
-							Partition: int(p.Partition), Code: kafka.Error(p.ErrorCode), Broker: broker})
+							Partition: int(p.Partition), Code: ErrorCode(p.ErrorCode), Broker: broker})
 					}
 				}
 			}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
 )
 
@@ -80,7 +79,7 @@ func (c *Client) listGroupOn(ctx context.Context, broker leader, group string) (
 	}
 	if lg.ErrorCode != 0 {
 		return "", false, &BrokerError{Op: fmt.Sprintf("ListGroups on broker %d", broker.id), Group: group, Partition: -1,
-			Code: kafka.Error(lg.ErrorCode)}
+			Code: ErrorCode(lg.ErrorCode)}
 	}
 	for _, g := range lg.Groups {
 		if g.GroupID == group {

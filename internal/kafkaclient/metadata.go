@@ -203,7 +203,7 @@ func (md *clusterMetadata) leaderOf(t *clusterTopic, partition int32) (leader, e
 			}
 		}
 	}
-	return leader{}, &BrokerError{Op: "Metadata", Topic: t.name, Partition: int(partition), Code: noLeaderCode(p.code), NoLeader: true}
+	return leader{}, &BrokerError{Op: "Metadata", Topic: t.name, Partition: int(partition), Code: ErrorCode(noLeaderCode(p.code)), NoLeader: true}
 }
 
 // allMetadata asks for every topic: one request per call (such reads are rare, and want the
@@ -257,7 +257,7 @@ func (c *Client) leaders(ctx context.Context, topic string, partitions []int, no
 		}
 		return nil, &TopicNotFoundError{Topic: topic}
 	case md.code != 0:
-		return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: md.code}
+		return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: ErrorCode(md.code)}
 	}
 	if partitions == nil {
 		for id := range md.partitions {
@@ -278,7 +278,7 @@ func (c *Client) leaders(ctx context.Context, topic string, partitions []int, no
 			address = c.cluster.brokerAddress(p.leader)
 		}
 		if address == "" {
-			return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: id, Code: noLeaderCode(p.code), NoLeader: true}
+			return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: id, Code: ErrorCode(noLeaderCode(p.code)), NoLeader: true}
 		}
 		out[id] = leader{id: p.leader, address: address}
 	}

@@ -46,10 +46,10 @@ func TestOAuthBearerClientFirstMessage(t *testing.T) { // RFC 7628 section 3.1, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Name() != "OAUTHBEARER" {
-		t.Fatalf("name %q", m.Name())
+	if m.mech().Name() != "OAUTHBEARER" {
+		t.Fatalf("name %q", m.mech().Name())
 	}
-	sess, ir, err := m.Start(context.Background())
+	sess, ir, err := m.mech().Start(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestOAuthBearerClientFirstMessage(t *testing.T) { // RFC 7628 section 3.1, 
 	if !done || err != nil {
 		t.Fatalf("after the empty challenge: done=%v err=%v", done, err)
 	}
-	if got := identityOf(m); got != "a static token" {
+	if got := identityOf(m.mech()); got != "a static token" {
 		t.Fatalf("identity %q", got)
 	}
 }

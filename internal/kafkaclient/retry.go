@@ -125,7 +125,7 @@ func (d *dialLog) requestError(op, address string, id int, err error) error {
 	case configFailure(err) != nil:
 		return err
 	case errors.As(err, &code):
-		return &BrokerError{Op: op, Partition: -1, Code: code, Broker: describeBroker(address, id)}
+		return &BrokerError{Op: op, Partition: -1, Code: ErrorCode(code), Broker: describeBroker(address, id)}
 	}
 	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Problem: d.describe(address, id, err), Err: err}
 }
@@ -214,7 +214,7 @@ func isRetriable(err error) bool {
 	case errors.As(err, &tlsErr), errors.As(err, &saslErr):
 		return false // the same certificate or credentials fail the same way again
 	case errors.As(err, &be):
-		return retriable[be.Code]
+		return retriable[kafka.Error(be.Code)]
 	case errors.As(err, &ce):
 		return true
 	case errors.As(err, &tnf), errors.As(err, &oor), errors.As(err, &un):

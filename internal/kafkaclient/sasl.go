@@ -72,9 +72,21 @@ type SASLConfig struct {
 	Profile string
 }
 
+// SASL is a built mechanism, ready to authenticate connections (Config.SASL).
+type SASL struct{ mechanism sasl.Mechanism }
+
 // NewSASL builds the mechanism of c. It checks c (see CheckSASL) and contacts nothing: tokens
 // and AWS credentials are fetched when a connection authenticates.
-func NewSASL(ctx context.Context, c SASLConfig) (sasl.Mechanism, error) {
+func NewSASL(ctx context.Context, c SASLConfig) (*SASL, error) {
+	m, err := newMechanism(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &SASL{mechanism: m}, nil
+}
+
+// newMechanism builds kafka-go's mechanism for c.
+func newMechanism(ctx context.Context, c SASLConfig) (sasl.Mechanism, error) {
 	if err := CheckSASL(c); err != nil {
 		return nil, err
 	}
@@ -175,4 +187,12 @@ func identityOf(m sasl.Mechanism) string {
 		return i.Identity()
 	}
 	return "the configured identity"
+}
+
+// mech is kafka-go's mechanism, or nil when s is nil (no SASL).
+func (s *SASL) mech() sasl.Mechanism {
+	if s == nil {
+		return nil
+	}
+	return s.mechanism
 }

@@ -58,7 +58,7 @@ func TestCheckSASLNamesTheAttribute(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%+v: %v", ok, err)
 		}
-		if m == nil || identityOf(m) == "the configured identity" {
+		if m == nil || identityOf(m.mech()) == "the configured identity" {
 			t.Fatalf("%+v: mechanism %v without an identity", ok, m)
 		}
 	}

@@ -30,7 +30,7 @@ type secureDialer struct {
 }
 
 func newSecureDialer(dials *dialLog, cfg Config) *secureDialer {
-	return &secureDialer{dials: dials, tls: cfg.TLS, sasl: cfg.SASL, clientID: cfg.ClientID}
+	return &secureDialer{dials: dials, tls: cfg.TLS, sasl: cfg.SASL.mech(), clientID: cfg.ClientID}
 }
 
 // dial is kafka.Transport.Dial.

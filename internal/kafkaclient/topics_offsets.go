@@ -70,7 +70,7 @@ func selectTopics(md *clusterMetadata, req TopicsOffsetsRequest) ([]TopicOffsets
 			continue
 		}
 		if t.code != 0 {
-			return nil, nil, &BrokerError{Op: "Metadata", Topic: t.name, Partition: -1, Code: t.code}
+			return nil, nil, &BrokerError{Op: "Metadata", Topic: t.name, Partition: -1, Code: ErrorCode(t.code)}
 		}
 		selected = append(selected, TopicOffsets{Name: t.name, Internal: t.internal})
 		for p := range t.partitions {

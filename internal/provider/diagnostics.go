@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/segmentio/kafka-go"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -51,10 +50,10 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 // brokerAdvice says what to do about the broker answers a user can fix.
 func brokerAdvice(e *kafkaclient.BrokerError) string {
 	switch e.Code {
-	case kafka.TopicAuthorizationFailed:
+	case kafkaclient.TopicAuthorizationFailed:
 		return fmt.Sprintf(" The provider's principal (its SASL user or TLS certificate) needs the ACL operation "+
 			"DESCRIBE on topic %q: Metadata and ListOffsets require it.", e.Topic)
-	case kafka.GroupAuthorizationFailed:
+	case kafkaclient.GroupAuthorizationFailed:
 		return fmt.Sprintf(" The provider's principal (its SASL user or TLS certificate) needs the ACL operation "+
 			"DESCRIBE on group %q (DescribeGroups, OffsetFetch, ListGroups) and DESCRIBE on its topics.", e.Group)
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/segmentio/kafka-go/sasl"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -202,7 +201,7 @@ func authBlocks() map[string]schema.Block {
 // security is the TLS and SASL configuration resolved from the blocks and the environment.
 type security struct {
 	tls       *tls.Config
-	sasl      sasl.Mechanism
+	sasl      *kafkaclient.SASL
 	logFields map[string]any // what is safe to log: sources and names, never secrets
 }
 
