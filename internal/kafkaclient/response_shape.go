@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/segmentio/kafka-go/protocol"
 	"github.com/segmentio/kafka-go/protocol/saslauthenticate"
@@ -167,7 +168,7 @@ func (w *shapeWalker) value(t reflect.Type, v int16, flexible bool) {
 	if w.problem != "" {
 		return
 	}
-	if reflect.PointerTo(t).Implements(reflect.TypeFor[io.ReaderFrom]()) { // kafka-go lets these decode themselves
+	if readsItself(t) {
 		w.fail("a %s, which this check cannot follow", t) // no response in shapes has one
 		return
 	}
@@ -216,7 +217,38 @@ func (w *shapeWalker) array(t reflect.Type, v int16, flexible bool) {
 }
 
 func (w *shapeWalker) structure(t reflect.Type, v int16, flexible bool) {
-	tagged := map[uint64]reflect.Type{} // fields sent as tagged fields in flexible versions
+	p := planOf(t, v)
+	for _, f := range p.fields {
+		w.field = f.Name
+		w.value(f.Type, v, flexible)
+	}
+	if flexible {
+		w.field = p.tagsLabel
+		w.taggedFields(p.tagged, v)
+	}
+}
+
+// structPlan is what a struct type holds on the wire in one version: its fields in order, and
+// those sent as tagged fields in flexible versions. Made once per type and version (a response
+// holds thousands of structs of a few types).
+type structPlan struct {
+	fields    []reflect.StructField
+	tagged    map[uint64]reflect.Type
+	tagsLabel string // names the tagged-field section in a problem
+}
+
+type planKey struct {
+	t reflect.Type
+	v int16
+}
+
+var plans sync.Map // planKey -> *structPlan
+
+func planOf(t reflect.Type, v int16) *structPlan {
+	if p, ok := plans.Load(planKey{t, v}); ok {
+		return p.(*structPlan) //nolint:forcetypeassert // only *structPlan is stored
+	}
+	p := &structPlan{tagged: map[uint64]reflect.Type{}, tagsLabel: t.Name() + " tagged fields"}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if f.PkgPath != "" && f.Name != "_" {
@@ -227,19 +259,28 @@ func (w *shapeWalker) structure(t reflect.Type, v int16, flexible bool) {
 				continue
 			}
 			if alt.tagID < -1 {
-				w.field = f.Name
-				w.value(f.Type, v, flexible)
+				p.fields = append(p.fields, f)
 			} else if alt.tagID >= 0 {
-				tagged[uint64(alt.tagID)] = f.Type
+				p.tagged[uint64(alt.tagID)] = f.Type
 			}
 			break
 		}
 	}
-	if flexible {
-		w.field = t.Name() + " tagged fields"
-		w.taggedFields(tagged, v)
-	}
+	plans.Store(planKey{t, v}, p)
+	return p
 }
+
+// readsItself reports whether kafka-go lets values of t decode themselves (io.ReaderFrom).
+func readsItself(t reflect.Type) bool {
+	if r, ok := readers.Load(t); ok {
+		return r.(bool) //nolint:forcetypeassert // only bools are stored
+	}
+	r := reflect.PointerTo(t).Implements(reflect.TypeFor[io.ReaderFrom]())
+	readers.Store(t, r)
+	return r
+}
+
+var readers sync.Map // reflect.Type -> bool
 
 // taggedFields reads a tagged-field section (KIP-482): a count, then per field a tag and a size.
 // kafka-go decodes a known tag as its field (whatever the size says) and reads the others'
