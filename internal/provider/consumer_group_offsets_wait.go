@@ -258,27 +258,3 @@ func waitForGroup(ctx context.Context, group string, s waitSettings, read func(c
 		}
 	}
 }
-
-// durationBetween checks a Go duration attribute's bounds while planning (timetypes.GoDuration
-// reports a malformed one itself).
-type durationBetween struct{ min, max time.Duration }
-
-func (v durationBetween) Description(context.Context) string {
-	return fmt.Sprintf("must be a Go duration from %s to %s", v.min, v.max)
-}
-
-func (v durationBetween) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v durationBetween) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
-	if err != nil {
-		return
-	}
-	if d < v.min || d > v.max {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%q is outside the allowed range: %s.", req.ConfigValue.ValueString(), v.Description(context.Background())))
-	}
-}

@@ -1,9 +1,17 @@
 package provider
 
+// The plumbing every data source shares: registration, Configure, the unknown-provider check, and
+// the topic-name rules. Each data source's own schema and Read live in its own file.
+
 import (
 	"context"
+	"fmt"
+	"regexp"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
 // DataSources lists every data source the provider serves, one file each.
@@ -15,4 +23,39 @@ func (p *KafkaProvider) DataSources(context.Context) []func() datasource.DataSou
 		NewTopicsOffsetsDataSource,
 		NewConsumerGroupsDataSource,
 	}
+}
+
+// configureData is the shared Configure of every data source: it keeps the provider's client.
+func configureData(req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) *providerData {
+	if req.ProviderData == nil {
+		return nil // the provider is not configured yet (validation); Read always comes after Configure
+	}
+	data, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
+	}
+	return data
+}
+
+// clientKnown reports whether there is a client to read with, and explains when there is not.
+func clientKnown(data *providerData, diags *diag.Diagnostics) bool {
+	if data == nil || data.client == nil {
+		diags.AddError("Provider configuration not known yet", providerUnknownDetail)
+		return false
+	}
+	return true
+}
+
+// providerUnknownDetail explains a read attempted while the provider's own configuration was unknown.
+const providerUnknownDetail = "The kafka provider's configuration depends on values known only after apply " +
+	"(for example bootstrap_servers taken from a cluster created in the same run), so there is no cluster to " +
+	"read from while planning. Add depends_on = [<the resource that creates the cluster>] to this data source: " +
+	"Terraform then reads it during apply, once the address is known. Nothing was dialled."
+
+// topicNameValidators are Kafka's rules for topic names (org.apache.kafka.common.internals.Topic).
+var topicNameValidators = []validator.String{
+	stringvalidator.LengthBetween(1, 249),
+	stringvalidator.RegexMatches(regexp.MustCompile(`^[a-zA-Z0-9._-]+$`),
+		"must use only the characters a-z, A-Z, 0-9, '.', '_' and '-' (Kafka's rule for topic names)"),
+	stringvalidator.NoneOf(".", ".."),
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -40,14 +38,6 @@ type partitionOffsetsModel struct {
 	TimestampOffset    types.Int64       `tfsdk:"timestamp_offset"`
 	MaxTimestampOffset types.Int64       `tfsdk:"max_timestamp_offset"`
 	MaxTimestamp       timetypes.RFC3339 `tfsdk:"max_timestamp"`
-}
-
-// topicNameValidators are Kafka's rules for topic names (org.apache.kafka.common.internals.Topic).
-var topicNameValidators = []validator.String{
-	stringvalidator.LengthBetween(1, 249),
-	stringvalidator.RegexMatches(regexp.MustCompile(`^[a-zA-Z0-9._-]+$`),
-		"must use only the characters a-z, A-Z, 0-9, '.', '_' and '-' (Kafka's rule for topic names)"),
-	stringvalidator.NoneOf(".", ".."),
 }
 
 func (d *PartitionOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -179,9 +169,3 @@ func readWithoutMaxIfUnsupported(ctx context.Context, client *kafkaclient.Client
 	req.MaxTimestamp = false
 	return client.Offsets(ctx, req)
 }
-
-// providerUnknownDetail explains a read attempted while the provider's own configuration was unknown.
-const providerUnknownDetail = "The kafka provider's configuration depends on values known only after apply " +
-	"(for example bootstrap_servers taken from a cluster created in the same run), so there is no cluster to " +
-	"read from while planning. Add depends_on = [<the resource that creates the cluster>] to this data source: " +
-	"Terraform then reads it during apply, once the address is known. Nothing was dialled."

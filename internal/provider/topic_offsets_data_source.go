@@ -2,13 +2,11 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -140,25 +138,4 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.MessageCount = types.Int64Value(total)
 	m.Partitions = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// configureData is the shared Configure of every data source: it keeps the provider's client.
-func configureData(req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) *providerData {
-	if req.ProviderData == nil {
-		return nil // the provider is not configured yet (validation); Read always comes after Configure
-	}
-	data, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
-	}
-	return data
-}
-
-// clientKnown reports whether there is a client to read with, and explains when there is not.
-func clientKnown(data *providerData, diags *diag.Diagnostics) bool {
-	if data == nil || data.client == nil {
-		diags.AddError("Provider configuration not known yet", providerUnknownDetail)
-		return false
-	}
-	return true
 }

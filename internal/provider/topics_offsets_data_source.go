@@ -2,12 +2,10 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -129,16 +127,4 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 	tflog.Debug(ctx, "read topics offsets", map[string]any{"name_regex": m.NameRegex.ValueString(), "topics": len(res)})
 	m.Topics = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// wholeMatch compiles an optional whole-name pattern; nil when unset.
-func wholeMatch(v types.String, attr path.Path, diags *diag.Diagnostics) *regexp.Regexp {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	re, err := kafkaclient.WholeMatch(v.ValueString())
-	if err != nil {
-		diags.AddAttributeError(attr, "Invalid regular expression", err.Error()+".")
-	}
-	return re
 }
