@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -40,12 +39,33 @@ type consumerGroupOffsetsModel struct {
 	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
 
-var groupPartitionType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"topic":            types.StringType,
-	"partition":        types.Int64Type,
-	"committed_offset": types.Int64Type,
-	"latest_offset":    types.Int64Type,
-	"lag":              types.Int64Type,
+// groupPartitionModel is one entry of partitions.
+type groupPartitionModel struct {
+	Topic           string `tfsdk:"topic"`
+	Partition       int64  `tfsdk:"partition"`
+	CommittedOffset *int64 `tfsdk:"committed_offset"`
+	LatestOffset    int64  `tfsdk:"latest_offset"`
+	Lag             *int64 `tfsdk:"lag"`
+}
+
+// groupPartitionObject is the schema of one entry of partitions, and so its element type.
+var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	"topic":     schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
+	"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
+	"committed_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's " +
+		"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit."},
+	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
+		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
+	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
+		"committed_offset` (in offsets, not records: transaction markers count), as Kafka's " +
+		"`kafka-consumer-groups.sh` shows it: not clamped, so it may be **negative**. Negative when " +
+		"the commit is past the log end (left behind when a topic is deleted and recreated under " +
+		"the same name, or by an unclean leader election): a consumer does not resume there but is " +
+		"answered OFFSET_OUT_OF_RANGE and resets per its `auto.offset.reset`, and the read warns " +
+		"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
+		"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
+		"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
+		"warning. `null` when there is no commit."},
 }}
 
 func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -107,24 +127,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"partitions": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per partition, sorted by topic, then partition.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"topic":     schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
-					"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
-					"committed_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's " +
-						"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit."},
-					"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
-						"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
-					"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
-						"committed_offset` (in offsets, not records: transaction markers count), as Kafka's " +
-						"`kafka-consumer-groups.sh` shows it: not clamped, so it may be **negative**. Negative when " +
-						"the commit is past the log end (left behind when a topic is deleted and recreated under " +
-						"the same name, or by an unclean leader election): a consumer does not resume there but is " +
-						"answered OFFSET_OUT_OF_RANGE and resets per its `auto.offset.reset`, and the read warns " +
-						"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
-						"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
-						"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
-						"warning. `null` when there is no commit."},
-				}},
+				NestedObject:        groupPartitionObject,
 			},
 		},
 	}
@@ -160,27 +163,18 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 			"broker answered offsets near 2^63, which no real partition reaches.")
 	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
-	partitions := make([]attr.Value, len(res.Partitions))
+	partitions := make([]groupPartitionModel, len(res.Partitions))
 	for i, p := range res.Partitions {
-		obj, diags := types.ObjectValue(groupPartitionType.AttrTypes, map[string]attr.Value{
-			"topic":            types.StringValue(p.Topic),
-			"partition":        types.Int64Value(int64(p.Partition)),
-			"committed_offset": optionalInt64(p.Committed),
-			"latest_offset":    types.Int64Value(p.Latest),
-			"lag":              optionalInt64(p.Lag),
-		})
-		resp.Diagnostics.Append(diags...)
-		partitions[i] = obj
+		partitions[i] = groupPartitionModel{Topic: p.Topic, Partition: int64(p.Partition),
+			CommittedOffset: p.Committed, LatestOffset: p.Latest, Lag: p.Lag}
 	}
-	list, diags := types.ListValue(groupPartitionType, partitions)
-	resp.Diagnostics.Append(diags...)
+	m.Partitions = nestedList(ctx, groupPartitionObject, partitions, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
 	m.State = types.StringValue(res.State)
 	m.TotalLag = types.Int64Value(total)
-	m.Partitions = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -41,12 +40,22 @@ type consumerGroupsGroupModel struct {
 	TotalLag     int64        `tfsdk:"total_lag"`
 }
 
-var consumerGroupsGroupType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"group_id":      types.StringType,
-	"state":         types.StringType,
-	"protocol_type": types.StringType,
-	"topics":        types.ListType{ElemType: types.StringType},
-	"total_lag":     types.Int64Type,
+// consumerGroupsGroupObject is the schema of one entry of groups, and so its element type.
+var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's id."},
+	"state": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's state as " +
+		"its coordinator lists it (ListGroups v4+): `Stable`, `PreparingRebalance`, " +
+		"`CompletingRebalance`, `Assigning`, `Reconciling`, `Empty` (no members, offsets kept) " +
+		"or `Dead`. `null` on brokers before Kafka 2.6, which do not say."},
+	"protocol_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`consumer` for " +
+		"consumer groups (classic and KIP-848), `connect` for Kafka Connect workers, `\"\"` for a " +
+		"group that only ever had offsets committed by an admin client."},
+	"topics": schema.ListAttribute{ElementType: types.StringType, Computed: true,
+		MarkdownDescription: "The topics the group has committed offsets on (within `topics`), sorted."},
+	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
+		"group's committed partitions of these topics of latest offset − committed offset, " +
+		"counting only positive lags (a commit past the log end does not cancel a backlog " +
+		"elsewhere). In offsets, not records: transaction markers count."},
 }}
 
 func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -87,22 +96,7 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 			"groups": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per selected group, sorted by `group_id`.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's id."},
-					"state": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's state as " +
-						"its coordinator lists it (ListGroups v4+): `Stable`, `PreparingRebalance`, " +
-						"`CompletingRebalance`, `Assigning`, `Reconciling`, `Empty` (no members, offsets kept) " +
-						"or `Dead`. `null` on brokers before Kafka 2.6, which do not say."},
-					"protocol_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`consumer` for " +
-						"consumer groups (classic and KIP-848), `connect` for Kafka Connect workers, `\"\"` for a " +
-						"group that only ever had offsets committed by an admin client."},
-					"topics": schema.ListAttribute{ElementType: types.StringType, Computed: true,
-						MarkdownDescription: "The topics the group has committed offsets on (within `topics`), sorted."},
-					"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
-						"group's committed partitions of these topics of latest offset − committed offset, " +
-						"counting only positive lags (a commit past the log end does not cancel a backlog " +
-						"elsewhere). In offsets, not records: transaction markers count."},
-				}},
+				NestedObject:        consumerGroupsGroupObject,
 			},
 		},
 	}
@@ -140,12 +134,10 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 		}
 		groups[i] = consumerGroupsGroupModel{GroupID: g.GroupID, State: state, ProtocolType: g.ProtocolType, Topics: g.Topics, TotalLag: g.TotalLag}
 	}
-	list, diags := types.ListValueFrom(ctx, consumerGroupsGroupType, groups)
-	resp.Diagnostics.Append(diags...)
+	m.Groups = nestedList(ctx, consumerGroupsGroupObject, groups, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read consumer groups", map[string]any{"groups": len(res)})
-	m.Groups = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -10,8 +10,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // DataSources lists every data source the provider serves, one file each.
@@ -58,4 +60,12 @@ var topicNameValidators = []validator.String{
 	stringvalidator.RegexMatches(regexp.MustCompile(`^[a-zA-Z0-9._-]+$`),
 		"must use only the characters a-z, A-Z, 0-9, '.', '_' and '-' (Kafka's rule for topic names)"),
 	stringvalidator.NoneOf(".", ".."),
+}
+
+// nestedList is a list nested attribute's value, built from tfsdk-tagged structs; its element type
+// is the schema's own nested object, so the attribute types are written once.
+func nestedList[T any](ctx context.Context, elem schema.NestedAttributeObject, items []T, diags *diag.Diagnostics) types.List {
+	list, d := types.ListValueFrom(ctx, elem.Type(), items)
+	diags.Append(d...)
+	return list
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -39,8 +38,15 @@ type topicsOffsetsTopicModel struct {
 	Internal       bool   `tfsdk:"internal"`
 }
 
-var topicsOffsetsTopicType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"name": types.StringType, "partition_count": types.Int64Type, "message_count": types.Int64Type, "internal": types.BoolType,
+// topicsOffsetsTopicObject is the schema of one entry of topics, and so its element type.
+var topicsOffsetsTopicObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
+	"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many partitions the topic has (Metadata API)."},
+	"message_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over " +
+		"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
+		"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +
+		"exactly when the topic is drained."},
+	"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
 }}
 
 func (d *TopicsOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -77,15 +83,7 @@ func (d *TopicsOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"topics": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per selected topic, sorted by name.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
-					"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many partitions the topic has (Metadata API)."},
-					"message_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over " +
-						"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
-						"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +
-						"exactly when the topic is drained."},
-					"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
-				}},
+				NestedObject:        topicsOffsetsTopicObject,
 			},
 		},
 	}
@@ -119,12 +117,10 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 		}
 		topics[i] = topicsOffsetsTopicModel{Name: t.Name, PartitionCount: int64(len(t.Partitions)), MessageCount: total, Internal: t.Internal}
 	}
-	list, diags := types.ListValueFrom(ctx, topicsOffsetsTopicType, topics)
-	resp.Diagnostics.Append(diags...)
+	m.Topics = nestedList(ctx, topicsOffsetsTopicObject, topics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read topics offsets", map[string]any{"name_regex": m.NameRegex.ValueString(), "topics": len(res)})
-	m.Topics = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
