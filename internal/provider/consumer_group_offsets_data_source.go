@@ -77,23 +77,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 		MarkdownDescription: "A consumer group's committed offsets and lag per partition, read with Kafka's " +
 			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
 			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
-			"FindCoordinator and ListGroups. Read-only: it never joins, syncs, heartbeats or commits, so the " +
-			"group's members, generation and offsets are untouched, and it creates nothing: where the cluster has " +
-			"no `__consumer_offsets` topic (no group has ever existed on it, or a Kafka-compatible service keeps " +
-			"offsets elsewhere), ListGroups on every broker decides whether the group exists before FindCoordinator, " +
-			"which would make Apache Kafka create that topic. A group has caught up when every `lag` is 0 or more " +
-			"and `total_lag == 0` (a negative `lag` is a commit past the log end); in a gate, set `topics`, so " +
-			"that a group that has not committed yet shows its partitions with a `null` commit instead of no partitions and a `total_lag` of 0. Without `topics`, the broker lists " +
-			"only the topics the provider's principal may DESCRIBE; a listed topic it may not is an error " +
-			"(TOPIC_AUTHORIZATION_FAILED) naming the ACL to grant.\n\n" +
-			"Errors: `Consumer group not found` (on `group_id`) when the group has neither members nor committed " +
-			"offsets (Apache Kafka answers \"no offsets\", not \"no such group\"), when a broker answers " +
-			"GROUP_ID_NOT_FOUND (as some Kafka-compatible services do), or when the cluster has no " +
-			"`__consumer_offsets` topic and no broker lists the group; `Topic not found` (on `topics`) for a " +
-			"listed or committed topic that does not exist; and those of `kafka_partition_offsets`. Warning: " +
-			"`Committed offset outside the log` names every partition whose commit lies before `earliest` or past " +
-			"the log end, where a consumer of the group resets (per its `auto.offset.reset`) instead of resuming " +
-			"(the earliest offset is read for this check).",
+			"FindCoordinator and ListGroups.",
 		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{

@@ -65,18 +65,9 @@ func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.Me
 func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The consumer groups of the cluster with their state and total lag, sorted by group " +
-			"id: \"which consumer groups still read the topic we are about to delete, and are they done?\" (as " +
-			"Kafka's `kafka-consumer-groups.sh --describe --all-groups` answers it). Covers classic consumer groups, " +
-			"Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka Connect's; " +
-			"share groups (KIP-932) keep no committed offsets and are left out.\n\n" +
-			"One read sends one Metadata request (every topic), ListGroups to every broker (a broker lists only " +
-			"the groups it coordinates), OffsetFetch to each coordinator for all its groups at once (OffsetFetch " +
-			"v8+, Kafka 3.0+; one request per group on older brokers), and ListOffsets per partition leader for " +
-			"every committed partition. Read-only: no FindCoordinator (which would create `__consumer_offsets` " +
-			"on a cluster without groups), never joins, syncs or commits. The broker lists only the groups and " +
-			"topics the provider's principal may DESCRIBE.\n\n" +
-			"Errors: `Topic not found` (on `topics`) for a listed topic that does not exist; `Invalid regular " +
-			"expression` (on `group_id_regex`, while planning); and those of `kafka_partition_offsets`.",
+			"id, read with Kafka's Metadata, ListGroups, OffsetFetch and ListOffsets APIs. Covers classic consumer " +
+			"groups, Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka " +
+			"Connect's; share groups (KIP-932) keep no committed offsets and are left out.",
 		Attributes: map[string]schema.Attribute{
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,

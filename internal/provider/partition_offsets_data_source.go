@@ -47,22 +47,7 @@ func (d *PartitionOffsetsDataSource) Metadata(_ context.Context, req datasource.
 func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The earliest and latest offsets of one partition of a topic, read with Kafka's " +
-			"ListOffsets API; optionally the offset at a time and the record with the largest timestamp. Read while planning whenever the arguments and the provider " +
-			"configuration are known. Offsets keep moving: a value read at plan time may be behind by apply.\n\n" +
-			"Errors, by their summary line:\n\n" +
-			"- `Topic not found` (on `topic`): fresh metadata says the topic does not exist. This read never " +
-			"creates it. `__consumer_offsets` exists only once some consumer group has committed.\n" +
-			"- `Partition out of range` (on `partition`): names the topic's partition count and valid range.\n" +
-			"- `Cannot reach the Kafka cluster`: names each bootstrap address and what happened there (connection " +
-			"refused, host name lookup failed, accepted but never answered, answered with HTTP or TLS, ...).\n" +
-			"- `Kafka broker refused the request`: the broker's error code and description, such as " +
-			"TOPIC_AUTHORIZATION_FAILED.\n" +
-			"- `Kafka read timed out`: the cluster answered earlier, but a retriable condition outlasted the " +
-			"provider's `timeout`: a broker down or restarting, a leader election, a partition without a leader. " +
-			"Names the request, the partitions, the broker and Kafka's error name (`NOT_LEADER_OR_FOLLOWER`, ...). " +
-			"Shorter outages (a broker restart, a crash while its leaderships move) cost time, not an error.\n" +
-			"- `Provider configuration not known yet`: `bootstrap_servers` depends on a resource not yet " +
-			"created; add `depends_on` so Terraform reads this data source during apply.",
+			"ListOffsets API; optionally the offset at a time and the record with the largest timestamp.",
 		Attributes: map[string]schema.Attribute{
 			"topic": schema.StringAttribute{
 				Required: true,

@@ -60,10 +60,7 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The earliest and latest offsets of every partition of a topic, read with Kafka's " +
 			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
-			"partition so that a second plan shows no diff. A topic is drained when every partition has " +
-			"`earliest_offset == latest_offset`, that is when `message_count == 0`.\n\n" +
-			"Errors are those of `kafka_partition_offsets`: `Topic not found` on `topic`, `Cannot reach the Kafka " +
-			"cluster`, `Kafka broker refused the request`, `Kafka read timed out`.",
+			"partition so that a second plan shows no diff.",
 		Attributes: map[string]schema.Attribute{
 			"topic": schema.StringAttribute{
 				Required: true,

@@ -56,14 +56,7 @@ func (d *TopicsOffsetsDataSource) Metadata(_ context.Context, req datasource.Met
 func (d *TopicsOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every topic whose whole name matches `name_regex`, with its partition count and " +
-			"message count, sorted by name: \"are all the `orders.*` topics drained?\" (as Kafka's " +
-			"`kafka-get-offsets.sh --topic REGEX` answers it). One read costs one Metadata request (every " +
-			"topic the provider's principal may DESCRIBE; it never creates a topic) and, for the earliest and " +
-			"the latest offset, one ListOffsets request per partition leader carrying that leader's " +
-			"partitions of every matching topic: the requests grow with the number of brokers, not of topics. " +
-			"No topic matching is not an error: `topics` is then empty.\n\n" +
-			"Errors: `Invalid regular expression` (on `name_regex`, while planning); `Cannot reach the Kafka " +
-			"cluster`, `Kafka broker refused the request`, `Kafka read timed out` as for `kafka_partition_offsets`.",
+			"message count, sorted by name, read with Kafka's Metadata and ListOffsets APIs.",
 		Attributes: map[string]schema.Attribute{
 			"name_regex": schema.StringAttribute{
 				Optional: true,
