@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -91,7 +90,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				MarkdownDescription: "Restrict the read to these topics: every partition of each, with " +
 					"`committed_offset` and `lag` `null` where the group has no commit. Default: every topic the " +
 					"group has committed offsets for (again every partition of each).",
-				Validators: []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...)},
+				Validators: topicSetValidators,
 			},
 			"isolation_level": isolationLevelAttribute(),
 			"state": schema.StringAttribute{
@@ -128,12 +127,9 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		return
 	}
 	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel)}
-	if !m.Topics.IsNull() {
-		q.Topics = []string{} // an empty set restricts to no topic
-		resp.Diagnostics.Append(m.Topics.ElementsAs(ctx, &q.Topics, false)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
+	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
 	res, ok := readGroupOffsets(ctx, d.data.client, q, m.Wait, &resp.Diagnostics) // once, or with the wait block
@@ -143,8 +139,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 
 	total, ok := kafkaclient.TotalLag(res.Partitions)
 	if !ok {
-		resp.Diagnostics.AddError("Offsets out of range", "The total_lag does not fit in a 64-bit integer: the "+
-			"broker answered offsets near 2^63, which no real partition reaches.")
+		addOffsetsOverflow(&resp.Diagnostics, "total_lag")
 	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
 	partitions := make([]groupPartitionModel, len(res.Partitions))

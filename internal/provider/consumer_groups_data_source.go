@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -75,7 +74,7 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 				MarkdownDescription: "Keep only the groups with a committed offset on at least one of these " +
 					"topics, and only these topics in each group's `topics` and `total_lag`. Each topic must " +
 					"exist. Default: every group, over every topic it has commits on.",
-				Validators: []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...)},
+				Validators: topicSetValidators,
 			},
 			"group_id_regex": schema.StringAttribute{
 				Optional: true,
@@ -105,10 +104,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel)}
 	q.GroupID = wholeMatch(m.GroupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
-	if !m.Topics.IsNull() {
-		q.Topics = []string{} // an empty set selects no group
-		resp.Diagnostics.Append(m.Topics.ElementsAs(ctx, &q.Topics, false)...)
-	}
+	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

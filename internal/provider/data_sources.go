@@ -1,18 +1,16 @@
 package provider
 
 // The plumbing every data source shares: registration, Configure, the unknown-provider check, and
-// the topic-name rules. Each data source's own schema and Read live in its own file.
+// nested lists. Attributes they share are in shared_attributes.go; each data source's own schema
+// and Read live in its own file.
 
 import (
 	"context"
 	"fmt"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -53,14 +51,6 @@ const providerUnknownDetail = "The kafka provider's configuration depends on val
 	"(for example bootstrap_servers taken from a cluster created in the same run), so there is no cluster to " +
 	"read from while planning. Add depends_on = [<the resource that creates the cluster>] to this data source: " +
 	"Terraform then reads it during apply, once the address is known. Nothing was dialled."
-
-// topicNameValidators are Kafka's rules for topic names (org.apache.kafka.common.internals.Topic).
-var topicNameValidators = []validator.String{
-	stringvalidator.LengthBetween(1, 249),
-	stringvalidator.RegexMatches(regexp.MustCompile(`^[a-zA-Z0-9._-]+$`),
-		"must use only the characters a-z, A-Z, 0-9, '.', '_' and '-' (Kafka's rule for topic names)"),
-	stringvalidator.NoneOf(".", ".."),
-}
 
 // nestedList is a list nested attribute's value, built from tfsdk-tagged structs; its element type
 // is the schema's own nested object, so the attribute types are written once.

@@ -49,12 +49,7 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 		MarkdownDescription: "The earliest and latest offsets of one partition of a topic, read with Kafka's " +
 			"ListOffsets API; optionally the offset at a time and the record with the largest timestamp.",
 		Attributes: map[string]schema.Attribute{
-			"topic": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "Name of the topic: 1 to 249 characters of `a-z A-Z 0-9 . _ -`, and not " +
-					"`.` or `..` (Kafka's rules). Internal topics such as `__consumer_offsets` are allowed.",
-				Validators: topicNameValidators,
-			},
+			"topic": topicAttribute(),
 			"partition": schema.Int64Attribute{
 				Required:            true,
 				MarkdownDescription: "Partition number, from 0 to the topic's partition count minus one.",

@@ -62,12 +62,7 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
 			"partition so that a second plan shows no diff.",
 		Attributes: map[string]schema.Attribute{
-			"topic": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "Name of the topic: 1 to 249 characters of `a-z A-Z 0-9 . _ -`, and not " +
-					"`.` or `..`. Internal topics such as `__consumer_offsets` are readable by name.",
-				Validators: topicNameValidators,
-			},
+			"topic":           topicAttribute(),
 			"isolation_level": isolationLevelAttribute(),
 			"timestamp":       timestampAttribute(),
 			"partition_count": schema.Int64Attribute{

@@ -103,3 +103,15 @@ func parseTimeout(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// shortDuration writes d as a Go duration without zero trailing units: "24h", not "24h0m0s".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
