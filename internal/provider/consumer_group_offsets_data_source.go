@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -40,12 +38,33 @@ type consumerGroupOffsetsModel struct {
 	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
 
-var groupPartitionType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"topic":            types.StringType,
-	"partition":        types.Int64Type,
-	"committed_offset": types.Int64Type,
-	"latest_offset":    types.Int64Type,
-	"lag":              types.Int64Type,
+// groupPartitionModel is one entry of partitions.
+type groupPartitionModel struct {
+	Topic           string `tfsdk:"topic"`
+	Partition       int64  `tfsdk:"partition"`
+	CommittedOffset *int64 `tfsdk:"committed_offset"`
+	LatestOffset    int64  `tfsdk:"latest_offset"`
+	Lag             *int64 `tfsdk:"lag"`
+}
+
+// groupPartitionObject is the schema of one entry of partitions, and so its element type.
+var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	"topic":     schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
+	"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
+	"committed_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's " +
+		"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit."},
+	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
+		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
+	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
+		"committed_offset` (in offsets, not records: transaction markers count), as Kafka's " +
+		"`kafka-consumer-groups.sh` shows it: not clamped, so it may be **negative**. Negative when " +
+		"the commit is past the log end (left behind when a topic is deleted and recreated under " +
+		"the same name, or by an unclean leader election): a consumer does not resume there but is " +
+		"answered OFFSET_OUT_OF_RANGE and resets per its `auto.offset.reset`, and the read warns " +
+		"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
+		"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
+		"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
+		"warning. `null` when there is no commit."},
 }}
 
 func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -57,23 +76,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 		MarkdownDescription: "A consumer group's committed offsets and lag per partition, read with Kafka's " +
 			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
 			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
-			"FindCoordinator and ListGroups. Read-only: it never joins, syncs, heartbeats or commits, so the " +
-			"group's members, generation and offsets are untouched, and it creates nothing: where the cluster has " +
-			"no `__consumer_offsets` topic (no group has ever existed on it, or a Kafka-compatible service keeps " +
-			"offsets elsewhere), ListGroups on every broker decides whether the group exists before FindCoordinator, " +
-			"which would make Apache Kafka create that topic. A group has caught up when every `lag` is 0 or more " +
-			"and `total_lag == 0` (a negative `lag` is a commit past the log end); in a gate, set `topics`, so " +
-			"that a group that has not committed yet shows its partitions with a `null` commit instead of no partitions and a `total_lag` of 0. Without `topics`, the broker lists " +
-			"only the topics the provider's principal may DESCRIBE; a listed topic it may not is an error " +
-			"(TOPIC_AUTHORIZATION_FAILED) naming the ACL to grant.\n\n" +
-			"Errors: `Consumer group not found` (on `group_id`) when the group has neither members nor committed " +
-			"offsets (Apache Kafka answers \"no offsets\", not \"no such group\"), when a broker answers " +
-			"GROUP_ID_NOT_FOUND (as some Kafka-compatible services do), or when the cluster has no " +
-			"`__consumer_offsets` topic and no broker lists the group; `Topic not found` (on `topics`) for a " +
-			"listed or committed topic that does not exist; and those of `kafka_partition_offsets`. Warning: " +
-			"`Committed offset outside the log` names every partition whose commit lies before `earliest` or past " +
-			"the log end, where a consumer of the group resets (per its `auto.offset.reset`) instead of resuming " +
-			"(the earliest offset is read for this check).",
+			"FindCoordinator and ListGroups.",
 		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{
@@ -87,7 +90,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				MarkdownDescription: "Restrict the read to these topics: every partition of each, with " +
 					"`committed_offset` and `lag` `null` where the group has no commit. Default: every topic the " +
 					"group has committed offsets for (again every partition of each).",
-				Validators: []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...)},
+				Validators: topicSetValidators,
 			},
 			"isolation_level": isolationLevelAttribute(),
 			"state": schema.StringAttribute{
@@ -107,24 +110,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"partitions": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per partition, sorted by topic, then partition.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"topic":     schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
-					"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
-					"committed_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's " +
-						"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit."},
-					"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
-						"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
-					"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
-						"committed_offset` (in offsets, not records: transaction markers count), as Kafka's " +
-						"`kafka-consumer-groups.sh` shows it: not clamped, so it may be **negative**. Negative when " +
-						"the commit is past the log end (left behind when a topic is deleted and recreated under " +
-						"the same name, or by an unclean leader election): a consumer does not resume there but is " +
-						"answered OFFSET_OUT_OF_RANGE and resets per its `auto.offset.reset`, and the read warns " +
-						"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
-						"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
-						"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
-						"warning. `null` when there is no commit."},
-				}},
+				NestedObject:        groupPartitionObject,
 			},
 		},
 	}
@@ -141,12 +127,9 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		return
 	}
 	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel)}
-	if !m.Topics.IsNull() {
-		q.Topics = []string{} // an empty set restricts to no topic
-		resp.Diagnostics.Append(m.Topics.ElementsAs(ctx, &q.Topics, false)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
+	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
 	res, ok := readGroupOffsets(ctx, d.data.client, q, m.Wait, &resp.Diagnostics) // once, or with the wait block
@@ -156,31 +139,21 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 
 	total, ok := kafkaclient.TotalLag(res.Partitions)
 	if !ok {
-		resp.Diagnostics.AddError("Offsets out of range", "The total_lag does not fit in a 64-bit integer: the "+
-			"broker answered offsets near 2^63, which no real partition reaches.")
+		addOffsetsOverflow(&resp.Diagnostics, "total_lag")
 	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
-	partitions := make([]attr.Value, len(res.Partitions))
+	partitions := make([]groupPartitionModel, len(res.Partitions))
 	for i, p := range res.Partitions {
-		obj, diags := types.ObjectValue(groupPartitionType.AttrTypes, map[string]attr.Value{
-			"topic":            types.StringValue(p.Topic),
-			"partition":        types.Int64Value(int64(p.Partition)),
-			"committed_offset": optionalInt64(p.Committed),
-			"latest_offset":    types.Int64Value(p.Latest),
-			"lag":              optionalInt64(p.Lag),
-		})
-		resp.Diagnostics.Append(diags...)
-		partitions[i] = obj
+		partitions[i] = groupPartitionModel{Topic: p.Topic, Partition: int64(p.Partition),
+			CommittedOffset: p.Committed, LatestOffset: p.Latest, Lag: p.Lag}
 	}
-	list, diags := types.ListValue(groupPartitionType, partitions)
-	resp.Diagnostics.Append(diags...)
+	m.Partitions = nestedList(ctx, groupPartitionObject, partitions, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
 	m.State = types.StringValue(res.State)
 	m.TotalLag = types.Int64Value(total)
-	m.Partitions = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

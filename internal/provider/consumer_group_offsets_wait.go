@@ -32,7 +32,7 @@ type groupWaitModel struct {
 const (
 	defaultPollInterval = 5 * time.Second
 	minWaitDuration     = time.Second
-	maxWaitDuration     = 24 * time.Hour
+	maxWaitDuration     = maxTimeout
 	maxPollInterval     = time.Hour
 )
 
@@ -57,15 +57,17 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			"timeout": schema.StringAttribute{
 				CustomType: timetypes.GoDurationType{},
 				Optional:   true, // required in a wait block: AlsoRequires below (a Required one would be required without the block too)
-				MarkdownDescription: "Required in a `wait` block. How long to wait in all, as a Go duration such as `\"10m\"`, from `\"1s\"` to " +
-					"`\"24h\"`. Then the read fails with the last figures.",
+				MarkdownDescription: fmt.Sprintf("Required in a `wait` block. How long to wait in all, as a Go "+
+					"duration such as `\"10m\"`, from `%q` to `%q`. Then the read fails with the last figures.",
+					shortDuration(minWaitDuration), shortDuration(maxWaitDuration)),
 				Validators: []validator.String{durationBetween{minWaitDuration, maxWaitDuration}},
 			},
 			"poll_interval": schema.StringAttribute{
 				CustomType: timetypes.GoDurationType{},
 				Optional:   true,
-				MarkdownDescription: "Time between the start of one read and the next, as a Go duration from " +
-					"`\"1s\"` to `\"1h\"`. Default `\"5s\"`.",
+				MarkdownDescription: fmt.Sprintf("Time between the start of one read and the next, as a Go "+
+					"duration from `%q` to `%q`. Default `%q`.", shortDuration(minWaitDuration),
+					shortDuration(maxPollInterval), shortDuration(defaultPollInterval)),
 				Validators: []validator.String{durationBetween{minWaitDuration, maxPollInterval}},
 			},
 		},
@@ -183,16 +185,11 @@ func (e *groupBehindError) Error() string {
 	fmt.Fprintf(&b, "; last read: total_lag %d (max_total_lag %d)", p.totalLag, e.s.maxTotalLag)
 	if len(p.behind) > 0 {
 		b.WriteString("; partitions behind: ")
-		b.WriteString(listPartitions(p.behind, func(gp kafkaclient.GroupPartitionOffsets) string {
-			return fmt.Sprintf("%s/%d (committed %d, latest %d, lag %d)", gp.Topic, gp.Partition, *gp.Committed,
-				gp.Latest, *gp.Lag)
-		}))
+		b.WriteString(listPartitions(p.behind, committedFigures))
 	}
 	if len(p.pastEnd) > 0 {
 		b.WriteString("; partitions whose commit lies past the log end (negative lag: a consumer resets there): ")
-		b.WriteString(listPartitions(p.pastEnd, func(gp kafkaclient.GroupPartitionOffsets) string {
-			return fmt.Sprintf("%s/%d (committed %d, latest %d, lag %d)", gp.Topic, gp.Partition, *gp.Committed, gp.Latest, *gp.Lag)
-		}))
+		b.WriteString(listPartitions(p.pastEnd, committedFigures))
 	}
 	if len(p.uncommitted) > 0 {
 		b.WriteString("; partitions without a commit: ")
@@ -201,6 +198,11 @@ func (e *groupBehindError) Error() string {
 		}))
 	}
 	return b.String()
+}
+
+// committedFigures shows a committed partition's last figures.
+func committedFigures(gp kafkaclient.GroupPartitionOffsets) string {
+	return fmt.Sprintf("%s/%d (committed %d, latest %d, lag %d)", gp.Topic, gp.Partition, *gp.Committed, gp.Latest, *gp.Lag)
 }
 
 func listPartitions(ps []kafkaclient.GroupPartitionOffsets, show func(kafkaclient.GroupPartitionOffsets) string) string {
@@ -256,29 +258,5 @@ func waitForGroup(ctx context.Context, group string, s waitSettings, read func(c
 			return res, ctx.Err()
 		case <-time.After(time.Until(next)):
 		}
-	}
-}
-
-// durationBetween checks a Go duration attribute's bounds while planning (timetypes.GoDuration
-// reports a malformed one itself).
-type durationBetween struct{ min, max time.Duration }
-
-func (v durationBetween) Description(context.Context) string {
-	return fmt.Sprintf("must be a Go duration from %s to %s", v.min, v.max)
-}
-
-func (v durationBetween) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v durationBetween) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
-	if err != nil {
-		return
-	}
-	if d < v.min || d > v.max {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%q is outside the allowed range: %s.", req.ConfigValue.ValueString(), v.Description(context.Background())))
 	}
 }

@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -41,12 +39,22 @@ type consumerGroupsGroupModel struct {
 	TotalLag     int64        `tfsdk:"total_lag"`
 }
 
-var consumerGroupsGroupType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"group_id":      types.StringType,
-	"state":         types.StringType,
-	"protocol_type": types.StringType,
-	"topics":        types.ListType{ElemType: types.StringType},
-	"total_lag":     types.Int64Type,
+// consumerGroupsGroupObject is the schema of one entry of groups, and so its element type.
+var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's id."},
+	"state": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's state as " +
+		"its coordinator lists it (ListGroups v4+): `Stable`, `PreparingRebalance`, " +
+		"`CompletingRebalance`, `Assigning`, `Reconciling`, `Empty` (no members, offsets kept) " +
+		"or `Dead`. `null` on brokers before Kafka 2.6, which do not say."},
+	"protocol_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`consumer` for " +
+		"consumer groups (classic and KIP-848), `connect` for Kafka Connect workers, `\"\"` for a " +
+		"group that only ever had offsets committed by an admin client."},
+	"topics": schema.ListAttribute{ElementType: types.StringType, Computed: true,
+		MarkdownDescription: "The topics the group has committed offsets on (within `topics`), sorted."},
+	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
+		"group's committed partitions of these topics of latest offset − committed offset, " +
+		"counting only positive lags (a commit past the log end does not cancel a backlog " +
+		"elsewhere). In offsets, not records: transaction markers count."},
 }}
 
 func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -56,18 +64,9 @@ func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.Me
 func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The consumer groups of the cluster with their state and total lag, sorted by group " +
-			"id: \"which consumer groups still read the topic we are about to delete, and are they done?\" (as " +
-			"Kafka's `kafka-consumer-groups.sh --describe --all-groups` answers it). Covers classic consumer groups, " +
-			"Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka Connect's; " +
-			"share groups (KIP-932) keep no committed offsets and are left out.\n\n" +
-			"One read sends one Metadata request (every topic), ListGroups to every broker (a broker lists only " +
-			"the groups it coordinates), OffsetFetch to each coordinator for all its groups at once (OffsetFetch " +
-			"v8+, Kafka 3.0+; one request per group on older brokers), and ListOffsets per partition leader for " +
-			"every committed partition. Read-only: no FindCoordinator (which would create `__consumer_offsets` " +
-			"on a cluster without groups), never joins, syncs or commits. The broker lists only the groups and " +
-			"topics the provider's principal may DESCRIBE.\n\n" +
-			"Errors: `Topic not found` (on `topics`) for a listed topic that does not exist; `Invalid regular " +
-			"expression` (on `group_id_regex`, while planning); and those of `kafka_partition_offsets`.",
+			"id, read with Kafka's Metadata, ListGroups, OffsetFetch and ListOffsets APIs. Covers classic consumer " +
+			"groups, Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka " +
+			"Connect's; share groups (KIP-932) keep no committed offsets and are left out.",
 		Attributes: map[string]schema.Attribute{
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
@@ -75,7 +74,7 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 				MarkdownDescription: "Keep only the groups with a committed offset on at least one of these " +
 					"topics, and only these topics in each group's `topics` and `total_lag`. Each topic must " +
 					"exist. Default: every group, over every topic it has commits on.",
-				Validators: []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...)},
+				Validators: topicSetValidators,
 			},
 			"group_id_regex": schema.StringAttribute{
 				Optional: true,
@@ -87,22 +86,7 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 			"groups": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per selected group, sorted by `group_id`.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's id."},
-					"state": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's state as " +
-						"its coordinator lists it (ListGroups v4+): `Stable`, `PreparingRebalance`, " +
-						"`CompletingRebalance`, `Assigning`, `Reconciling`, `Empty` (no members, offsets kept) " +
-						"or `Dead`. `null` on brokers before Kafka 2.6, which do not say."},
-					"protocol_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`consumer` for " +
-						"consumer groups (classic and KIP-848), `connect` for Kafka Connect workers, `\"\"` for a " +
-						"group that only ever had offsets committed by an admin client."},
-					"topics": schema.ListAttribute{ElementType: types.StringType, Computed: true,
-						MarkdownDescription: "The topics the group has committed offsets on (within `topics`), sorted."},
-					"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
-						"group's committed partitions of these topics of latest offset − committed offset, " +
-						"counting only positive lags (a commit past the log end does not cancel a backlog " +
-						"elsewhere). In offsets, not records: transaction markers count."},
-				}},
+				NestedObject:        consumerGroupsGroupObject,
 			},
 		},
 	}
@@ -120,10 +104,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel)}
 	q.GroupID = wholeMatch(m.GroupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
-	if !m.Topics.IsNull() {
-		q.Topics = []string{} // an empty set selects no group
-		resp.Diagnostics.Append(m.Topics.ElementsAs(ctx, &q.Topics, false)...)
-	}
+	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -140,12 +121,10 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 		}
 		groups[i] = consumerGroupsGroupModel{GroupID: g.GroupID, State: state, ProtocolType: g.ProtocolType, Topics: g.Topics, TotalLag: g.TotalLag}
 	}
-	list, diags := types.ListValueFrom(ctx, consumerGroupsGroupType, groups)
-	resp.Diagnostics.Append(diags...)
+	m.Groups = nestedList(ctx, consumerGroupsGroupObject, groups, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read consumer groups", map[string]any{"groups": len(res)})
-	m.Groups = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -1,9 +1,17 @@
 package provider
 
+// The plumbing every data source shares: registration, Configure, the unknown-provider check, and
+// nested lists. Attributes they share are in shared_attributes.go; each data source's own schema
+// and Read live in its own file.
+
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // DataSources lists every data source the provider serves, one file each.
@@ -15,4 +23,39 @@ func (p *KafkaProvider) DataSources(context.Context) []func() datasource.DataSou
 		NewTopicsOffsetsDataSource,
 		NewConsumerGroupsDataSource,
 	}
+}
+
+// configureData is the shared Configure of every data source: it keeps the provider's client.
+func configureData(req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) *providerData {
+	if req.ProviderData == nil {
+		return nil // the provider is not configured yet (validation); Read always comes after Configure
+	}
+	data, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
+	}
+	return data
+}
+
+// clientKnown reports whether there is a client to read with, and explains when there is not.
+func clientKnown(data *providerData, diags *diag.Diagnostics) bool {
+	if data == nil || data.client == nil {
+		diags.AddError("Provider configuration not known yet", providerUnknownDetail)
+		return false
+	}
+	return true
+}
+
+// providerUnknownDetail explains a read attempted while the provider's own configuration was unknown.
+const providerUnknownDetail = "The kafka provider's configuration depends on values known only after apply " +
+	"(for example bootstrap_servers taken from a cluster created in the same run), so there is no cluster to " +
+	"read from while planning. Add depends_on = [<the resource that creates the cluster>] to this data source: " +
+	"Terraform then reads it during apply, once the address is known. Nothing was dialled."
+
+// nestedList is a list nested attribute's value, built from tfsdk-tagged structs; its element type
+// is the schema's own nested object, so the attribute types are written once.
+func nestedList[T any](ctx context.Context, elem schema.NestedAttributeObject, items []T, diags *diag.Diagnostics) types.List {
+	list, d := types.ListValueFrom(ctx, elem.Type(), items)
+	diags.Append(d...)
+	return list
 }

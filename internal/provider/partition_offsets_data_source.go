@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -42,14 +40,6 @@ type partitionOffsetsModel struct {
 	MaxTimestamp       timetypes.RFC3339 `tfsdk:"max_timestamp"`
 }
 
-// topicNameValidators are Kafka's rules for topic names (org.apache.kafka.common.internals.Topic).
-var topicNameValidators = []validator.String{
-	stringvalidator.LengthBetween(1, 249),
-	stringvalidator.RegexMatches(regexp.MustCompile(`^[a-zA-Z0-9._-]+$`),
-		"must use only the characters a-z, A-Z, 0-9, '.', '_' and '-' (Kafka's rule for topic names)"),
-	stringvalidator.NoneOf(".", ".."),
-}
-
 func (d *PartitionOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_partition_offsets"
 }
@@ -57,29 +47,9 @@ func (d *PartitionOffsetsDataSource) Metadata(_ context.Context, req datasource.
 func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The earliest and latest offsets of one partition of a topic, read with Kafka's " +
-			"ListOffsets API; optionally the offset at a time and the record with the largest timestamp. Read while planning whenever the arguments and the provider " +
-			"configuration are known. Offsets keep moving: a value read at plan time may be behind by apply.\n\n" +
-			"Errors, by their summary line:\n\n" +
-			"- `Topic not found` (on `topic`): fresh metadata says the topic does not exist. This read never " +
-			"creates it. `__consumer_offsets` exists only once some consumer group has committed.\n" +
-			"- `Partition out of range` (on `partition`): names the topic's partition count and valid range.\n" +
-			"- `Cannot reach the Kafka cluster`: names each bootstrap address and what happened there (connection " +
-			"refused, host name lookup failed, accepted but never answered, answered with HTTP or TLS, ...).\n" +
-			"- `Kafka broker refused the request`: the broker's error code and description, such as " +
-			"TOPIC_AUTHORIZATION_FAILED.\n" +
-			"- `Kafka read timed out`: the cluster answered earlier, but a retriable condition outlasted the " +
-			"provider's `timeout`: a broker down or restarting, a leader election, a partition without a leader. " +
-			"Names the request, the partitions, the broker and Kafka's error name (`NOT_LEADER_OR_FOLLOWER`, ...). " +
-			"Shorter outages (a broker restart, a crash while its leaderships move) cost time, not an error.\n" +
-			"- `Provider configuration not known yet`: `bootstrap_servers` depends on a resource not yet " +
-			"created; add `depends_on` so Terraform reads this data source during apply.",
+			"ListOffsets API; optionally the offset at a time and the record with the largest timestamp.",
 		Attributes: map[string]schema.Attribute{
-			"topic": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "Name of the topic: 1 to 249 characters of `a-z A-Z 0-9 . _ -`, and not " +
-					"`.` or `..` (Kafka's rules). Internal topics such as `__consumer_offsets` are allowed.",
-				Validators: topicNameValidators,
-			},
+			"topic": topicAttribute(),
 			"partition": schema.Int64Attribute{
 				Required:            true,
 				MarkdownDescription: "Partition number, from 0 to the topic's partition count minus one.",
@@ -179,9 +149,3 @@ func readWithoutMaxIfUnsupported(ctx context.Context, client *kafkaclient.Client
 	req.MaxTimestamp = false
 	return client.Offsets(ctx, req)
 }
-
-// providerUnknownDetail explains a read attempted while the provider's own configuration was unknown.
-const providerUnknownDetail = "The kafka provider's configuration depends on values known only after apply " +
-	"(for example bootstrap_servers taken from a cluster created in the same run), so there is no cluster to " +
-	"read from while planning. Add depends_on = [<the resource that creates the cluster>] to this data source: " +
-	"Terraform then reads it during apply, once the address is known. Nothing was dialled."

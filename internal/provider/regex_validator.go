@@ -1,10 +1,16 @@
 package provider
 
+// Whole-name patterns (name_regex, group_id_regex): checked while planning, compiled for the read.
+
 import (
 	"context"
 	"fmt"
+	"regexp"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -29,4 +35,16 @@ func (wholeMatchValidator) ValidateString(_ context.Context, req validator.Strin
 			fmt.Sprintf("%s. The pattern is RE2 syntax (https://github.com/google/re2/wiki/Syntax), matched "+
 				"against the whole name: no lookaround or backreferences.", err))
 	}
+}
+
+// wholeMatch compiles an optional whole-name pattern; nil when unset.
+func wholeMatch(v types.String, attr path.Path, diags *diag.Diagnostics) *regexp.Regexp {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	re, err := kafkaclient.WholeMatch(v.ValueString())
+	if err != nil {
+		diags.AddAttributeError(attr, "Invalid regular expression", err.Error()+".")
+	}
+	return re
 }

@@ -4,20 +4,56 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
+	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
-// Attributes that several data sources share, with one description each.
+// Attributes that several data sources share, with one description each, and the conversions of
+// their values. The timestamp attribute is in timestamps.go.
+
+// maxTopicNameLength is Kafka's limit on topic names (Topic.MAX_NAME_LENGTH).
+const maxTopicNameLength = 249
+
+// topicNameValidators are Kafka's rules for topic names (org.apache.kafka.common.internals.Topic).
+var topicNameValidators = []validator.String{
+	stringvalidator.LengthBetween(1, maxTopicNameLength),
+	stringvalidator.RegexMatches(regexp.MustCompile(`^[a-zA-Z0-9._-]+$`),
+		"must use only the characters a-z, A-Z, 0-9, '.', '_' and '-' (Kafka's rule for topic names)"),
+	stringvalidator.NoneOf(".", ".."),
+}
+
+// topicAttribute is the topic argument of the data sources that read one topic.
+func topicAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Required: true,
+		MarkdownDescription: fmt.Sprintf("Name of the topic: 1 to %d characters of `a-z A-Z 0-9 . _ -`, and not "+
+			"`.` or `..` (Kafka's rules). Internal topics such as `__consumer_offsets` are readable by name.",
+			maxTopicNameLength),
+		Validators: topicNameValidators,
+	}
+}
+
+// topicSetValidators apply the topic-name rules to every element of a topics argument.
+var topicSetValidators = []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...)}
+
+// topicSet is an optional topics argument's elements: nil when unset, empty (not nil) when set to
+// an empty set, which selects nothing.
+func topicSet(ctx context.Context, v types.Set, diags *diag.Diagnostics) []string {
+	if v.IsNull() {
+		return nil
+	}
+	topics := []string{}
+	diags.Append(v.ElementsAs(ctx, &topics, false)...)
+	return topics
+}
 
 const (
 	readUncommitted = "read_uncommitted"
@@ -43,87 +79,20 @@ func isolation(v types.String) kafkaclient.Isolation {
 	return kafkaclient.ReadUncommitted
 }
 
-// maxTimestamp is the latest time RFC 3339 can write (year 9999) in Kafka's milliseconds.
-var maxTimestamp = time.Date(9999, 12, 31, 23, 59, 59, 999_000_000, time.UTC)
-
-func timestampAttribute() schema.StringAttribute {
-	return schema.StringAttribute{
-		Optional:   true,
-		CustomType: timetypes.RFC3339Type{},
-		MarkdownDescription: "An RFC 3339 time, such as `\"2026-11-01T12:00:00Z\"`. When set, `timestamp_offset` " +
-			"is read with ListOffsets by time: the first offset whose record timestamp is at or after this " +
-			"time. Kafka stores milliseconds since the Unix epoch: times before 1970-01-01T00:00:00Z are " +
-			"refused (negative timestamps are ListOffsets' special values; -1 means latest). A time finer than a " +
-			"millisecond is rounded up to the next one, so that the answer stays at or after it.",
-		Validators: []validator.String{timestampValidator{}},
-	}
-}
-
-// timestampMs converts a known timestamp attribute to Kafka's milliseconds; nil when unset.
-func timestampMs(v timetypes.RFC3339, attr path.Path, diags *diag.Diagnostics) *int64 {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	t, d := v.ValueRFC3339Time()
-	diags.Append(d...)
-	if d.HasError() {
-		return nil
-	}
-	if err := checkTimestamp(t); err != nil {
-		diags.AddAttributeError(attr, "Invalid timestamp", err.Error())
-		return nil
-	}
-	ms := t.UnixMilli()
-	if t.Nanosecond()%int(time.Millisecond) != 0 {
-		ms++ // round up: the answer must stay at or after the time asked for
-	}
-	return &ms
-}
-
 // sumOffsets adds offset spans or lags, refusing a sum beyond int64 (a broker answering offsets
 // near 2^63 would otherwise wrap it negative).
 func sumOffsets(total, v int64, attr string, diags *diag.Diagnostics) int64 {
 	if v > math.MaxInt64-total {
-		diags.AddError("Offsets out of range", fmt.Sprintf("The %s does not fit in a 64-bit integer: the broker "+
-			"answered offsets near 2^63, which no real partition reaches.", attr))
+		addOffsetsOverflow(diags, attr)
 		return total
 	}
 	return total + v
 }
 
-func checkTimestamp(t time.Time) error {
-	if t.Before(time.Unix(0, 0)) {
-		return fmt.Errorf("%s is before the Unix epoch (1970-01-01T00:00:00Z): Kafka timestamps are milliseconds "+
-			"since the epoch, and negative ones are ListOffsets' special values", t.Format(time.RFC3339Nano))
-	}
-	if t.After(maxTimestamp) {
-		return fmt.Errorf("%s is after %s", t.Format(time.RFC3339Nano), maxTimestamp.Format(time.RFC3339Nano))
-	}
-	return nil
-}
-
-// timestampValidator refuses, while planning, times that Kafka cannot look up.
-type timestampValidator struct{}
-
-func (timestampValidator) Description(context.Context) string {
-	return "must be an RFC 3339 time at or after 1970-01-01T00:00:00Z"
-}
-
-func (v timestampValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (timestampValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	t, err := time.Parse(time.RFC3339, req.ConfigValue.ValueString())
-	if err != nil {
-		return // timetypes.RFC3339 reports the parse error itself
-	}
-	if err := checkTimestamp(t); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timestamp", err.Error()+".")
-	}
+// addOffsetsOverflow reports a sum of offsets (attr names it) beyond int64.
+func addOffsetsOverflow(diags *diag.Diagnostics, attr string) {
+	diags.AddError("Offsets out of range", fmt.Sprintf("The %s does not fit in a 64-bit integer: the broker "+
+		"answered offsets near 2^63, which no real partition reaches.", attr))
 }
 
 // optionalInt64 is null for nil.
@@ -132,15 +101,4 @@ func optionalInt64(v *int64) types.Int64 {
 		return types.Int64Null()
 	}
 	return types.Int64Value(*v)
-}
-
-// kafkaTimeLayout is RFC 3339 in UTC with Kafka's resolution, milliseconds, always three digits.
-const kafkaTimeLayout = "2006-01-02T15:04:05.000Z07:00"
-
-// optionalTime formats Kafka milliseconds as RFC 3339 in UTC; null for nil.
-func optionalTime(ms *int64) timetypes.RFC3339 {
-	if ms == nil {
-		return timetypes.NewRFC3339Null()
-	}
-	return timetypes.NewRFC3339ValueMust(time.UnixMilli(*ms).UTC().Format(kafkaTimeLayout))
 }

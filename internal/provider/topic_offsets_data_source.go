@@ -2,13 +2,10 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -35,11 +32,24 @@ type topicOffsetsModel struct {
 	Partitions     types.List        `tfsdk:"partitions"`
 }
 
-var topicPartitionType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"partition":        types.Int64Type,
-	"earliest_offset":  types.Int64Type,
-	"latest_offset":    types.Int64Type,
-	"timestamp_offset": types.Int64Type,
+// topicPartitionModel is one entry of partitions.
+type topicPartitionModel struct {
+	Partition       int64  `tfsdk:"partition"`
+	EarliestOffset  int64  `tfsdk:"earliest_offset"`
+	LatestOffset    int64  `tfsdk:"latest_offset"`
+	TimestampOffset *int64 `tfsdk:"timestamp_offset"`
+}
+
+// topicPartitionObject is the schema of one entry of partitions, and so its element type.
+var topicPartitionObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
+	"earliest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The log start " +
+		"offset (ListOffsets timestamp -2)."},
+	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The high watermark, " +
+		"or under `read_committed` the last stable offset (ListOffsets timestamp -1)."},
+	"timestamp_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "With " +
+		"`timestamp` set, the first offset whose record timestamp is at or after it; `null` when " +
+		"no record is that late (a consumer would start at `latest_offset`) or without `timestamp`."},
 }}
 
 func (d *TopicOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -50,17 +60,9 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The earliest and latest offsets of every partition of a topic, read with Kafka's " +
 			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
-			"partition so that a second plan shows no diff. A topic is drained when every partition has " +
-			"`earliest_offset == latest_offset`, that is when `message_count == 0`.\n\n" +
-			"Errors are those of `kafka_partition_offsets`: `Topic not found` on `topic`, `Cannot reach the Kafka " +
-			"cluster`, `Kafka broker refused the request`, `Kafka read timed out`.",
+			"partition so that a second plan shows no diff.",
 		Attributes: map[string]schema.Attribute{
-			"topic": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "Name of the topic: 1 to 249 characters of `a-z A-Z 0-9 . _ -`, and not " +
-					"`.` or `..`. Internal topics such as `__consumer_offsets` are readable by name.",
-				Validators: topicNameValidators,
-			},
+			"topic":           topicAttribute(),
 			"isolation_level": isolationLevelAttribute(),
 			"timestamp":       timestampAttribute(),
 			"partition_count": schema.Int64Attribute{
@@ -77,16 +79,7 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"partitions": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per partition, sorted by partition number.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
-					"earliest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The log start " +
-						"offset (ListOffsets timestamp -2)."},
-					"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The high watermark, " +
-						"or under `read_committed` the last stable offset (ListOffsets timestamp -1)."},
-					"timestamp_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "With " +
-						"`timestamp` set, the first offset whose record timestamp is at or after it; `null` when " +
-						"no record is that late (a consumer would start at `latest_offset`) or without `timestamp`."},
-				}},
+				NestedObject:        topicPartitionObject,
 			},
 		},
 	}
@@ -118,47 +111,18 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 
 	var total int64
-	partitions := make([]attr.Value, len(res))
+	partitions := make([]topicPartitionModel, len(res))
 	for i, p := range res {
 		total = sumOffsets(total, p.Latest-p.Earliest, "message_count", &resp.Diagnostics)
-		obj, diags := types.ObjectValue(topicPartitionType.AttrTypes, map[string]attr.Value{
-			"partition":        types.Int64Value(int64(p.Partition)),
-			"earliest_offset":  types.Int64Value(p.Earliest),
-			"latest_offset":    types.Int64Value(p.Latest),
-			"timestamp_offset": optionalInt64(p.TimestampOffset),
-		})
-		resp.Diagnostics.Append(diags...)
-		partitions[i] = obj
+		partitions[i] = topicPartitionModel{Partition: int64(p.Partition), EarliestOffset: p.Earliest,
+			LatestOffset: p.Latest, TimestampOffset: p.TimestampOffset}
 	}
-	list, diags := types.ListValue(topicPartitionType, partitions)
-	resp.Diagnostics.Append(diags...)
+	m.Partitions = nestedList(ctx, topicPartitionObject, partitions, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read topic offsets", map[string]any{"partition_count": len(res), "message_count": total})
 	m.PartitionCount = types.Int64Value(int64(len(res)))
 	m.MessageCount = types.Int64Value(total)
-	m.Partitions = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// configureData is the shared Configure of every data source: it keeps the provider's client.
-func configureData(req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) *providerData {
-	if req.ProviderData == nil {
-		return nil // the provider is not configured yet (validation); Read always comes after Configure
-	}
-	data, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
-	}
-	return data
-}
-
-// clientKnown reports whether there is a client to read with, and explains when there is not.
-func clientKnown(data *providerData, diags *diag.Diagnostics) bool {
-	if data == nil || data.client == nil {
-		diags.AddError("Provider configuration not known yet", providerUnknownDetail)
-		return false
-	}
-	return true
 }

@@ -2,12 +2,9 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -41,8 +38,15 @@ type topicsOffsetsTopicModel struct {
 	Internal       bool   `tfsdk:"internal"`
 }
 
-var topicsOffsetsTopicType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"name": types.StringType, "partition_count": types.Int64Type, "message_count": types.Int64Type, "internal": types.BoolType,
+// topicsOffsetsTopicObject is the schema of one entry of topics, and so its element type.
+var topicsOffsetsTopicObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
+	"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many partitions the topic has (Metadata API)."},
+	"message_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over " +
+		"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
+		"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +
+		"exactly when the topic is drained."},
+	"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
 }}
 
 func (d *TopicsOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -52,14 +56,7 @@ func (d *TopicsOffsetsDataSource) Metadata(_ context.Context, req datasource.Met
 func (d *TopicsOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every topic whose whole name matches `name_regex`, with its partition count and " +
-			"message count, sorted by name: \"are all the `orders.*` topics drained?\" (as Kafka's " +
-			"`kafka-get-offsets.sh --topic REGEX` answers it). One read costs one Metadata request (every " +
-			"topic the provider's principal may DESCRIBE; it never creates a topic) and, for the earliest and " +
-			"the latest offset, one ListOffsets request per partition leader carrying that leader's " +
-			"partitions of every matching topic: the requests grow with the number of brokers, not of topics. " +
-			"No topic matching is not an error: `topics` is then empty.\n\n" +
-			"Errors: `Invalid regular expression` (on `name_regex`, while planning); `Cannot reach the Kafka " +
-			"cluster`, `Kafka broker refused the request`, `Kafka read timed out` as for `kafka_partition_offsets`.",
+			"message count, sorted by name, read with Kafka's Metadata and ListOffsets APIs.",
 		Attributes: map[string]schema.Attribute{
 			"name_regex": schema.StringAttribute{
 				Optional: true,
@@ -79,15 +76,7 @@ func (d *TopicsOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"topics": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per selected topic, sorted by name.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
-					"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many partitions the topic has (Metadata API)."},
-					"message_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over " +
-						"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
-						"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +
-						"exactly when the topic is drained."},
-					"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
-				}},
+				NestedObject:        topicsOffsetsTopicObject,
 			},
 		},
 	}
@@ -121,24 +110,10 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 		}
 		topics[i] = topicsOffsetsTopicModel{Name: t.Name, PartitionCount: int64(len(t.Partitions)), MessageCount: total, Internal: t.Internal}
 	}
-	list, diags := types.ListValueFrom(ctx, topicsOffsetsTopicType, topics)
-	resp.Diagnostics.Append(diags...)
+	m.Topics = nestedList(ctx, topicsOffsetsTopicObject, topics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read topics offsets", map[string]any{"name_regex": m.NameRegex.ValueString(), "topics": len(res)})
-	m.Topics = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// wholeMatch compiles an optional whole-name pattern; nil when unset.
-func wholeMatch(v types.String, attr path.Path, diags *diag.Diagnostics) *regexp.Regexp {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	re, err := kafkaclient.WholeMatch(v.ValueString())
-	if err != nil {
-		diags.AddAttributeError(attr, "Invalid regular expression", err.Error()+".")
-	}
-	return re
 }

@@ -1,5 +1,7 @@
 package provider
 
+// Plan-time checks that no framework validator makes: a bootstrap address, a duration's bounds.
+
 import (
 	"context"
 	"fmt"
@@ -50,6 +52,30 @@ func (durationValidator) ValidateString(_ context.Context, req validator.StringR
 	}
 }
 
+// durationBetween checks a Go duration attribute's bounds while planning (timetypes.GoDuration
+// reports a malformed one itself).
+type durationBetween struct{ min, max time.Duration }
+
+func (v durationBetween) Description(context.Context) string {
+	return fmt.Sprintf("must be a Go duration from %s to %s", v.min, v.max)
+}
+
+func (v durationBetween) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v durationBetween) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	d, err := time.ParseDuration(req.ConfigValue.ValueString())
+	if err != nil {
+		return
+	}
+	if d < v.min || d > v.max {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
+			fmt.Sprintf("%q is outside the allowed range: %s.", req.ConfigValue.ValueString(), v.Description(context.Background())))
+	}
+}
+
 // durationShape is a Go duration's shape: numbers, each with a unit.
 var durationShape = regexp.MustCompile(`^\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))*$`)
 
@@ -76,4 +102,16 @@ func parseTimeout(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is longer than %s", s, maxTimeout)
 	}
 	return d, nil
+}
+
+// shortDuration writes d as a Go duration without zero trailing units: "24h", not "24h0m0s".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
