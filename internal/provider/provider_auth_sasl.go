@@ -18,12 +18,13 @@ import (
 )
 
 // saslEnv names each sasl attribute's environment variable. region and profile have none of
-// their own: the AWS SDK reads AWS_REGION and AWS_PROFILE. scopes is a list (saslScopes).
+// their own: the AWS SDK reads AWS_REGION and AWS_PROFILE. scopes' holds a comma-separated list
+// (saslScopes).
 var saslEnv = map[string]string{
 	"mechanism": EnvSASLMechanism,
 	"username":  EnvSASLUsername, "password": EnvSASLPassword,
 	"token_url": EnvSASLTokenURL, "client_id": EnvSASLClientID, "client_secret": EnvSASLClientSecret,
-	"token":  EnvSASLToken,
+	"scopes": EnvSASLScopes, "token": EnvSASLToken,
 	"region": "", "role_arn": EnvSASLAWSRoleARN, "profile": "",
 }
 
@@ -146,16 +147,17 @@ func checkSASL(sc kafkaclient.SASLConfig, diags *diag.Diagnostics) bool {
 	return false
 }
 
+// saslEnvHint names the environment variables of the attributes a mechanism takes.
 func saslEnvHint(mechanism string) string {
-	switch mechanism {
-	case kafkaclient.MechanismOAuthBearer:
-		return "Each attribute may come from the environment instead: " + EnvSASLTokenURL + ", " + EnvSASLClientID +
-			", " + EnvSASLClientSecret + ", " + EnvSASLScopes + ", " + EnvSASLToken + "."
-	case kafkaclient.MechanismAWSMSKIAM:
+	if mechanism == kafkaclient.MechanismAWSMSKIAM {
 		return "Credentials come from the AWS SDK's default chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, web identity, " +
 			"instance roles); region from AWS_REGION when unset."
 	}
-	return "Each attribute may come from the environment instead: " + EnvSASLUsername + ", " + EnvSASLPassword + "."
+	var envs []string
+	for _, name := range kafkaclient.MechanismFields(mechanism) {
+		envs = append(envs, saslEnv[name])
+	}
+	return "Each attribute may come from the environment instead: " + strings.Join(envs, ", ") + "."
 }
 
 // saslLogNames is the debug log's name of each sasl setting that may be logged. Secrets have
