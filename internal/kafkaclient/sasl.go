@@ -115,6 +115,42 @@ func newMechanism(ctx context.Context, c SASLConfig) (sasl.Mechanism, error) {
 	return nil, fmt.Errorf("unknown SASL mechanism %q", c.Mechanism)
 }
 
+// mechanismFields is which SASLConfig fields each mechanism takes, named as the provider names its
+// attributes. The one table of this fact: CheckSASL refuses the others, and the provider takes
+// from the environment only these.
+var mechanismFields = map[string][]string{
+	MechanismPlain:       {"username", "password"},
+	MechanismScramSHA256: {"username", "password"},
+	MechanismScramSHA512: {"username", "password"},
+	MechanismOAuthBearer: {"token_url", "client_id", "client_secret", "scopes", "token"},
+	MechanismAWSMSKIAM:   {"region", "role_arn", "profile"},
+}
+
+// MechanismFields lists the fields a mechanism (any spelling) takes, or nil for an unknown one.
+func MechanismFields(mechanism string) []string {
+	name, _ := NormalizeMechanism(mechanism)
+	return slices.Clone(mechanismFields[name])
+}
+
+// setFields lists the fields of c that are set, in SASLConfig's order.
+func setFields(c SASLConfig) []string {
+	var set []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"username", c.Username != ""}, {"password", c.Password != ""},
+		{"token_url", c.TokenURL != ""}, {"client_id", c.ClientID != ""}, {"client_secret", c.ClientSecret != ""},
+		{"scopes", len(c.Scopes) > 0}, {"token", c.Token != ""},
+		{"region", c.Region != ""}, {"role_arn", c.RoleARN != ""}, {"profile", c.Profile != ""},
+	} {
+		if f.set {
+			set = append(set, f.name)
+		}
+	}
+	return set
+}
+
 // CheckSASL says which attribute a mechanism lacks, or which one does not apply to it. Errors
 // name attributes as the provider does.
 func CheckSASL(c SASLConfig) error {
@@ -123,43 +159,43 @@ func CheckSASL(c SASLConfig) error {
 		return &SASLConfigError{Field: "mechanism", Reason: fmt.Sprintf("%q is not a SASL mechanism: want one of %s",
 			c.Mechanism, strings.Join(MechanismSpellings(), ", "))}
 	}
-	set := map[string]bool{
-		"username": c.Username != "", "password": c.Password != "",
-		"token_url": c.TokenURL != "", "client_id": c.ClientID != "", "client_secret": c.ClientSecret != "",
-		"scopes": len(c.Scopes) > 0, "token": c.Token != "",
-		"region": c.Region != "", "role_arn": c.RoleARN != "", "profile": c.Profile != "",
+	set := setFields(c)
+	if err := checkRequired(name, func(f string) bool { return slices.Contains(set, f) }); err != nil {
+		return err
 	}
-	var applies []string
+	applies := mechanismFields[name]
+	for _, f := range set {
+		if !slices.Contains(applies, f) {
+			return &SASLConfigError{Field: f, Reason: fmt.Sprintf("does not apply to mechanism %s (it takes %s)",
+				name, strings.Join(applies, ", "))}
+		}
+	}
+	return nil
+}
+
+// checkRequired says which field a mechanism needs and lacks. AWS_MSK_IAM needs none: the AWS
+// SDK's default chain supplies credentials and region.
+func checkRequired(name string, set func(string) bool) error {
 	switch name {
 	case MechanismPlain, MechanismScramSHA256, MechanismScramSHA512:
-		applies = []string{"username", "password"}
-		for _, f := range applies {
-			if !set[f] {
+		for _, f := range []string{"username", "password"} {
+			if !set(f) {
 				return &SASLConfigError{Field: f, Reason: fmt.Sprintf("mechanism %s needs username and password", name)}
 			}
 		}
 	case MechanismOAuthBearer:
-		applies = []string{"token_url", "client_id", "client_secret", "scopes", "token"}
+		grant := []string{"token_url", "client_id", "client_secret"} // and optionally scopes
 		switch {
-		case set["token"] && (set["token_url"] || set["client_id"] || set["client_secret"] || set["scopes"]):
+		case set("token") && (slices.ContainsFunc(grant, set) || set("scopes")):
 			return &SASLConfigError{Field: "token", Reason: "mechanism oauthbearer takes either a static token or " +
 				"token_url, client_id and client_secret (client credentials grant), not both"}
-		case !set["token"]:
-			for _, f := range []string{"token_url", "client_id", "client_secret"} {
-				if !set[f] {
+		case !set("token"):
+			for _, f := range grant {
+				if !set(f) {
 					return &SASLConfigError{Field: f, Reason: "mechanism oauthbearer needs token_url, client_id and " +
 						"client_secret (OAuth 2.0 client credentials grant), or a static token"}
 				}
 			}
-		}
-	case MechanismAWSMSKIAM:
-		applies = []string{"region", "role_arn", "profile"}
-	}
-	for _, f := range []string{"username", "password", "token_url", "client_id", "client_secret", "scopes", "token",
-		"region", "role_arn", "profile"} {
-		if set[f] && !slices.Contains(applies, f) {
-			return &SASLConfigError{Field: f, Reason: fmt.Sprintf("does not apply to mechanism %s (it takes %s)",
-				name, strings.Join(applies, ", "))}
 		}
 	}
 	return nil

@@ -282,7 +282,7 @@ func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
 		{"bad port", `bootstrap_servers = ["localhost:70000"]`, `"t"`, "0", []string{`has port "70000": want a number from 1 to 65535`}},
 		{"unbracketed IPv6", `bootstrap_servers = ["::1:9092"]`, `"t"`, "0", []string{"an IPv6 host goes in brackets"}},
 		{"empty list", `bootstrap_servers = []`, `"t"`, "0", []string{"Attribute bootstrap_servers list must contain at least 1"}},
-		{"timeout without unit", local + "\n  timeout = \"10\"", `"t"`, "0", []string{"Invalid timeout", `"10" is not a Go duration`}},
+		{"timeout without unit", local + "\n  timeout = \"10\"", `"t"`, "0", []string{"Invalid Time Duration String Value", "Given Value: 10"}},
 		{"negative timeout", local + "\n  timeout = \"-5s\"", `"t"`, "0", []string{"Invalid timeout", `"-5s" is not positive`}},
 		{"tiny timeout", local + "\n  timeout = \"1ns\"", `"t"`, "0", []string{"Invalid timeout", `"1ns" is shorter than 1s`}},
 		{"null server", `bootstrap_servers = ["localhost:9092", null]`, `"t"`, "0", []string{"bootstrap_servers", "null"}},

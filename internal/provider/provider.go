@@ -4,11 +4,10 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
-	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -28,8 +27,7 @@ const Address = "registry.terraform.io/kafka-offsets/kafka"
 
 // Defaults and environment variables of the provider block.
 const (
-	DefaultClientID = "terraform-provider-kafka"
-	DefaultTimeout  = "30s"
+	DefaultClientID = "terraform-provider-kafka" // the timeout's default is kafkaclient.DefaultTimeout
 
 	EnvBootstrapServers = "KAFKA_BOOTSTRAP_SERVERS"
 	EnvTimeout          = "KAFKA_TIMEOUT"
@@ -52,11 +50,11 @@ func New(version string) func() provider.Provider {
 }
 
 type providerModel struct {
-	BootstrapServers types.List   `tfsdk:"bootstrap_servers"`
-	ClientID         types.String `tfsdk:"client_id"`
-	Timeout          types.String `tfsdk:"timeout"`
-	TLS              *tlsModel    `tfsdk:"tls"`  // provider_auth.go
-	SASL             *saslModel   `tfsdk:"sasl"` // provider_auth.go
+	BootstrapServers types.List           `tfsdk:"bootstrap_servers"`
+	ClientID         types.String         `tfsdk:"client_id"`
+	Timeout          timetypes.GoDuration `tfsdk:"timeout"`
+	TLS              *tlsModel            `tfsdk:"tls"`  // provider_auth.go
+	SASL             *saslModel           `tfsdk:"sasl"` // provider_auth.go
 }
 
 // providerData is what data sources receive. client is nil when the provider's configuration
@@ -104,14 +102,15 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Validators: []validator.String{stringvalidator.LengthBetween(1, 32767)},
 			},
 			"timeout": schema.StringAttribute{
-				Optional: true,
+				CustomType: timetypes.GoDurationType{},
+				Optional:   true,
 				MarkdownDescription: "Upper bound of each data source read as a whole (connecting, metadata, " +
 					"retries and all), as a Go duration string from `\"1s\"` to `\"24h\"`, such as `\"10s\"` or " +
 					"`\"1m30s\"`. Retriable conditions (a broker restarting, a leader moving) are retried within it; " +
 					"one connection attempt takes at most 10 s of it. Several bootstrap servers are tried half a " +
 					"second apart, the first to answer wins. Default `\"" +
-					DefaultTimeout + "\"`, or the environment variable `" + EnvTimeout + "` (the attribute wins when both are set).",
-				Validators: []validator.String{durationValidator{}},
+					kafkaclient.DefaultTimeout.String() + "\"`, or the environment variable `" + EnvTimeout + "` (the attribute wins when both are set).",
+				Validators: []validator.String{timeoutBounds{}}, // provider_timeout.go
 			},
 		},
 	}
@@ -203,21 +202,6 @@ func bootstrapServers(ctx context.Context, cfg providerModel, diags *diag.Diagno
 		out = append(out, s)
 	}
 	return out
-}
-
-// timeout takes the attribute, else the environment variable, else the default.
-func timeout(cfg providerModel, diags *diag.Diagnostics) time.Duration {
-	raw, source := DefaultTimeout, "default"
-	if !cfg.Timeout.IsNull() {
-		raw, source = cfg.Timeout.ValueString(), "timeout"
-	} else if env := strings.TrimSpace(os.Getenv(EnvTimeout)); env != "" {
-		raw, source = env, "environment variable "+EnvTimeout
-	}
-	d, err := parseTimeout(raw)
-	if err != nil {
-		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", fmt.Sprintf("In the %s: %s.", source, err))
-	}
-	return d
 }
 
 func (p *KafkaProvider) Resources(context.Context) []func() resource.Resource { return nil }

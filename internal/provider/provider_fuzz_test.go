@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -23,7 +24,7 @@ import (
 // nullConfig is a provider block that sets nothing: every value comes from the environment.
 func nullConfig() providerModel {
 	return providerModel{BootstrapServers: types.ListNull(types.StringType), ClientID: types.StringNull(),
-		Timeout: types.StringNull()}
+		Timeout: timetypes.NewGoDurationNull()}
 }
 
 // controlRune returns the first control character in s, or -1: an environment value must not
@@ -90,7 +91,8 @@ func FuzzBootstrapServersEnv(f *testing.F) {
 
 // FuzzTimeout: parseTimeout (the timeout attribute and KAFKA_TIMEOUT) accepts exactly the Go
 // durations from 1s to 24h, and a refusal says what is true of the value as written: "not
-// positive", "shorter than 1s" or "longer than 24h" only when its exact value is.
+// positive", "shorter than 1s" or "longer than 24h" only when its exact value is, "not a Go
+// duration" only when no Go duration has that value.
 func FuzzTimeout(f *testing.F) {
 	for _, s := range []string{"30s", "1s", "24h", "1m30s", "1.5s", "10", "soon", "", "0s", "-5s", "1ns", "999ms", "25h",
 		"3000000h", "9223372036854775808ns", "0.5ns", "-0.5ns", "+2s", "1.h", ".5h", "1h-1s", "2562047h47m16.854775808s"} {
@@ -112,12 +114,16 @@ func FuzzTimeout(f *testing.F) {
 		notPositive := isDuration && exact.Sign() <= 0
 		shorter := isDuration && exact.Sign() > 0 && exact.Cmp(big.NewRat(int64(time.Second), 1)) < 0
 		longer := isDuration && exact.Cmp(big.NewRat(int64(24*time.Hour), 1)) > 0
+		// A Go duration is a whole number of nanoseconds in an int64: "3000000h" is written like
+		// one, yet none.
+		maxDuration := big.NewRat(1<<63-1, 1)
+		fits := isDuration && new(big.Rat).Abs(exact).Cmp(maxDuration) <= 0
 		msg := err.Error()
 		switch {
 		case strings.Contains(msg, "is not positive") && !notPositive,
 			strings.Contains(msg, "shorter than") && !shorter,
 			strings.Contains(msg, "longer than") && !longer,
-			strings.Contains(msg, "is not a Go duration") && isDuration:
+			strings.Contains(msg, "is not a Go duration") && fits:
 			t.Fatalf("parseTimeout(%q): %q, but its exact value is %s ns", s, msg, exact.FloatString(3))
 		}
 		// The same value in KAFKA_TIMEOUT: the same verdict, on the timeout attribute.
