@@ -53,8 +53,8 @@ type providerModel struct {
 	BootstrapServers types.List           `tfsdk:"bootstrap_servers"`
 	ClientID         types.String         `tfsdk:"client_id"`
 	Timeout          timetypes.GoDuration `tfsdk:"timeout"`
-	TLS              *tlsModel            `tfsdk:"tls"`  // provider_auth.go
-	SASL             *saslModel           `tfsdk:"sasl"` // provider_auth.go
+	TLS              *tlsModel            `tfsdk:"tls"`  // provider_auth_schema.go
+	SASL             *saslModel           `tfsdk:"sasl"` // provider_auth_schema.go
 }
 
 // providerData is what data sources receive. client is nil when the provider's configuration
@@ -79,7 +79,7 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"(`password`, `client_key`, `client_secret`, `token`) are sensitive and never logged. See the " +
 			"authentication guide for MSK, Confluent Cloud, Aiven, Strimzi and Redpanda, and for what each " +
 			"connection error means.",
-		Blocks: authBlocks(), // provider_auth.go
+		Blocks: authBlocks(), // provider_auth_schema.go
 		Attributes: map[string]schema.Attribute{
 			"bootstrap_servers": schema.ListAttribute{
 				ElementType: types.StringType,
