@@ -164,16 +164,10 @@ func (p *KafkaProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.DataSourceData = &providerData{client: client}
 }
 
+// isKnown reports whether the whole provider block is known (listKnown and authKnown:
+// provider_auth_known.go).
 func isKnown(cfg providerModel) bool {
-	if cfg.BootstrapServers.IsUnknown() || cfg.ClientID.IsUnknown() || cfg.Timeout.IsUnknown() || !authKnown(cfg) {
-		return false
-	}
-	for _, e := range cfg.BootstrapServers.Elements() {
-		if e.IsUnknown() {
-			return false
-		}
-	}
-	return true
+	return listKnown(cfg.BootstrapServers) && !cfg.ClientID.IsUnknown() && !cfg.Timeout.IsUnknown() && authKnown(cfg)
 }
 
 // bootstrapServers takes the attribute, else the environment variable, and checks the latter
