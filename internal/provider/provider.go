@@ -53,8 +53,8 @@ type providerModel struct {
 	BootstrapServers types.List           `tfsdk:"bootstrap_servers"`
 	ClientID         types.String         `tfsdk:"client_id"`
 	Timeout          timetypes.GoDuration `tfsdk:"timeout"`
-	TLS              *tlsModel            `tfsdk:"tls"`  // provider_auth.go
-	SASL             *saslModel           `tfsdk:"sasl"` // provider_auth.go
+	TLS              *tlsModel            `tfsdk:"tls"`  // provider_auth_schema.go
+	SASL             *saslModel           `tfsdk:"sasl"` // provider_auth_schema.go
 }
 
 // providerData is what data sources receive. client is nil when the provider's configuration
@@ -79,7 +79,7 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"(`password`, `client_key`, `client_secret`, `token`) are sensitive and never logged. See the " +
 			"authentication guide for MSK, Confluent Cloud, Aiven, Strimzi and Redpanda, and for what each " +
 			"connection error means.",
-		Blocks: authBlocks(), // provider_auth.go
+		Blocks: authBlocks(), // provider_auth_schema.go
 		Attributes: map[string]schema.Attribute{
 			"bootstrap_servers": schema.ListAttribute{
 				ElementType: types.StringType,
@@ -105,11 +105,12 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				CustomType: timetypes.GoDurationType{},
 				Optional:   true,
 				MarkdownDescription: "Upper bound of each data source read as a whole (connecting, metadata, " +
-					"retries and all), as a Go duration string from `\"1s\"` to `\"24h\"`, such as `\"10s\"` or " +
-					"`\"1m30s\"`. Retriable conditions (a broker restarting, a leader moving) are retried within it; " +
-					"one connection attempt takes at most 10 s of it. Several bootstrap servers are tried half a " +
-					"second apart, the first to answer wins. Default `\"" +
-					kafkaclient.DefaultTimeout.String() + "\"`, or the environment variable `" + EnvTimeout + "` (the attribute wins when both are set).",
+					"retries and all), as a Go duration string from `\"" + shortDuration(minTimeout) + "\"` to `\"" +
+					shortDuration(maxTimeout) + "\"`, such as `\"10s\"` or `\"1m30s\"`. Retriable conditions (a " +
+					"broker restarting, a leader moving) are retried within it; one connection attempt takes at most " +
+					"10 s of it. Several bootstrap servers are tried half a second apart, the first to answer wins. " +
+					"Default `\"" + kafkaclient.DefaultTimeout.String() + "\"`, or the environment variable `" +
+					EnvTimeout + "` (the attribute wins when both are set).",
 				Validators: []validator.String{timeoutBounds{}}, // provider_timeout.go
 			},
 		},
@@ -163,16 +164,10 @@ func (p *KafkaProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.DataSourceData = &providerData{client: client}
 }
 
+// isKnown reports whether the whole provider block is known (listKnown and authKnown:
+// provider_auth_known.go).
 func isKnown(cfg providerModel) bool {
-	if cfg.BootstrapServers.IsUnknown() || cfg.ClientID.IsUnknown() || cfg.Timeout.IsUnknown() || !authKnown(cfg) {
-		return false
-	}
-	for _, e := range cfg.BootstrapServers.Elements() {
-		if e.IsUnknown() {
-			return false
-		}
-	}
-	return true
+	return listKnown(cfg.BootstrapServers) && !cfg.ClientID.IsUnknown() && !cfg.Timeout.IsUnknown() && authKnown(cfg)
 }
 
 // bootstrapServers takes the attribute, else the environment variable, and checks the latter

@@ -75,8 +75,8 @@ func (s saslSettings) mechanism(diags *diag.Diagnostics) (string, bool) {
 	mech := s["mechanism"]
 	if !mech.set() {
 		diags.AddAttributeError(mech.attr, "Missing SASL mechanism",
-			"The sasl block needs a mechanism: plain, scram-sha-256, scram-sha-512, oauthbearer or aws-msk-iam "+
-				"(here, or in the environment variable "+EnvSASLMechanism+").")
+			"The sasl block needs a mechanism: "+mechanismList("")+
+				" (here, or in the environment variable "+EnvSASLMechanism+").")
 		return "", false
 	}
 	name, ok := kafkaclient.NormalizeMechanism(mech.v)
@@ -85,6 +85,16 @@ func (s saslSettings) mechanism(diags *diag.Diagnostics) (string, bool) {
 			mech.source, mech.v, strings.Join(kafkaclient.MechanismSpellings(), ", ")))
 	}
 	return name, ok
+}
+
+// mechanismList names kafkaclient.Mechanisms for a message or description, each between mark:
+// "plain, ..., oauthbearer or aws-msk-iam".
+func mechanismList(mark string) string {
+	names := make([]string, len(kafkaclient.Mechanisms))
+	for i, m := range kafkaclient.Mechanisms {
+		names[i] = mark + m + mark
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // dropEnvNotApplying forgets environment values that do not apply to the mechanism: a

@@ -117,9 +117,9 @@ func saslBlock() schema.Block {
 	attrs := map[string]schema.Attribute{
 		"mechanism": schema.StringAttribute{
 			Optional: true,
-			MarkdownDescription: "`plain`, `scram-sha-256`, `scram-sha-512`, `oauthbearer` or `aws-msk-iam` " +
-				"(any case; the community provider's `scram-sha256`, `scram-sha512` and `aws-iam` are " +
-				"accepted too). Required, here or in the environment." + envNote(EnvSASLMechanism),
+			MarkdownDescription: mechanismList("`") + " (any case; Kafka's own `AWS_MSK_IAM`, and the " +
+				"community provider's `scram-sha256`, `scram-sha512` and `aws-iam`, are accepted too). " +
+				"Required, here or in the environment." + envNote(EnvSASLMechanism),
 			Validators: []validator.String{stringvalidator.OneOfCaseInsensitive(kafkaclient.MechanismSpellings()...)},
 		},
 	}

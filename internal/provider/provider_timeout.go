@@ -1,7 +1,7 @@
 package provider
 
-// The provider's timeout: a Go duration from 1s to 24h, from the attribute, else KAFKA_TIMEOUT,
-// else kafkaclient.DefaultTimeout. timetypes.GoDuration checks the attribute's form; the bounds
+// The provider's timeout: a Go duration from minTimeout to maxTimeout, from the attribute, else
+// KAFKA_TIMEOUT, else kafkaclient.DefaultTimeout. timetypes.GoDuration checks the attribute's form; the bounds
 // are ours, and KAFKA_TIMEOUT gets both checks here with the same verdicts.
 
 import (

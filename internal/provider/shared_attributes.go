@@ -41,6 +41,11 @@ func topicAttribute() schema.StringAttribute {
 	}
 }
 
+// partitionCountAttribute is a topic's computed partition count.
+func partitionCountAttribute() schema.Int64Attribute {
+	return schema.Int64Attribute{Computed: true, MarkdownDescription: "How many partitions the topic has (Metadata API)."}
+}
+
 // topicSetValidators apply the topic-name rules to every element of a topics argument.
 var topicSetValidators = []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...)}
 

@@ -65,10 +65,7 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"topic":           topicAttribute(),
 			"isolation_level": isolationLevelAttribute(),
 			"timestamp":       timestampAttribute(),
-			"partition_count": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "How many partitions the topic has (Metadata API).",
-			},
+			"partition_count": partitionCountAttribute(),
 			"message_count": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The sum over partitions of `latest_offset - earliest_offset`. Exact only for " +

@@ -41,7 +41,7 @@ type topicsOffsetsTopicModel struct {
 // topicsOffsetsTopicObject is the schema of one entry of topics, and so its element type.
 var topicsOffsetsTopicObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 	"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
-	"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many partitions the topic has (Metadata API)."},
+	"partition_count": partitionCountAttribute(),
 	"message_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over " +
 		"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
 		"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +

@@ -1,6 +1,10 @@
 package provider
 
-// Plan-time checks that no framework validator makes: a bootstrap address, a duration's bounds.
+// Plan-time checks that no framework validator makes: a bootstrap address (bootstrap_servers), a
+// duration's bounds (the wait block). Others live beside the attribute they check: timeoutBounds
+// in provider_timeout.go, timestampValidator in timestamps.go, wholeMatchValidator in
+// regex_validator.go, pemValidator in provider_auth_pem.go, topicNameValidators in
+// shared_attributes.go. Prefer terraform-plugin-framework-validators where one fits.
 
 import (
 	"context"
