@@ -163,7 +163,7 @@ func TestConsumerGroupsRequests(t *testing.T) {
 			}{{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}, {"c", 0}} {
 				leaders[c.LeaderFor(tp.topic, tp.p)] = true
 			}
-			counts := countRequests(c)
+			counts := acctest.CountRequests(c)
 			cl, dials := countingClient(t, c)
 			got, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{})
 			if err != nil {
@@ -187,7 +187,7 @@ func TestConsumerGroupsRequests(t *testing.T) {
 // create __consumer_offsets on Apache Kafka).
 func TestConsumerGroupsNoGroups(t *testing.T) {
 	c := newCluster(t, kfake.NumBrokers(2), kfake.SeedTopics(1, "t"))
-	counts := countRequests(c)
+	counts := acctest.CountRequests(c)
 	cl, dials := countingClient(t, c)
 	got, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{})
 	if err != nil || len(got) != 0 {
