@@ -21,14 +21,14 @@ func (c *Client) seedAddr(ctx context.Context) (string, error) {
 	if len(c.cfg.BootstrapServers) == 1 {
 		return c.cfg.BootstrapServers[0], nil
 	}
-	if s := c.contacts.currentSeed(); s != "" {
+	if s := c.cluster.currentSeed(); s != "" {
 		return s, nil
 	}
 	s, err := c.raceBootstrap(ctx)
 	if err != nil {
 		return "", err
 	}
-	c.contacts.setSeed(s)
+	c.cluster.setSeed(s)
 	return s, nil
 }
 
@@ -86,4 +86,27 @@ func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
 		}
 	}
 	return "", errors.Join(errs...)
+}
+
+// currentSeed is the bootstrap server to ask for metadata, "" when none is chosen.
+func (v *clusterView) currentSeed() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.seed
+}
+
+func (v *clusterView) setSeed(address string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.seed = address
+}
+
+// dropSeed forgets the seed if it is still address, so that the next attempt races the
+// bootstrap servers again.
+func (v *clusterView) dropSeed(address string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.seed == address {
+		v.seed = ""
+	}
 }

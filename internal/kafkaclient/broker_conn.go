@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go/protocol"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // brokerConn is one long-lived, authenticated connection to one broker, shared by every read of
@@ -139,71 +141,91 @@ func (c *brokerConn) roundTrip(ctx context.Context, msg protocol.Message) (proto
 	return c.wait(ctx, cl)
 }
 
-// readLoop reads the answers in order until the connection fails or is closed. Every frame's
-// size is checked before it is read (frames.go): a peer's size prefix is never trusted for an
-// allocation beyond maxResponseFrame; and the responses whose types this package owns are walked
-// whole before kafka-go decodes them (response_shape.go).
+// readLoop reads the answers in order until the connection fails or is closed, and gives each
+// to the request it answers.
 func (c *brokerConn) readLoop() {
 	defer close(c.readerDone)
-	var head [4]byte
 	for answered := 0; ; answered++ {
-		n, err := io.ReadFull(c.pc, head[:])
+		frame, err := c.readFrame(answered == 0)
 		if err != nil {
-			c.fail(c.kc.explainPipelined(err, n == 0, answered == 0))
-			return
-		}
-		if err := checkFrameSize(c.address, head[:]); err != nil {
 			c.fail(err)
 			return
 		}
-		// The buffer grows with the bytes received, not with what the size prefix claims.
-		size := int64(binary.BigEndian.Uint32(head[:]))
-		buf := bytes.NewBuffer(make([]byte, 0, 4+min(size, 64<<10)))
-		buf.Write(head[:])
-		got, err := buf.ReadFrom(io.LimitReader(c.pc, size))
-		if err == nil && got < size {
-			err = io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			c.fail(c.kc.explainPipelined(err, false, answered == 0))
-			return
-		}
-		frame := buf.Bytes()
-		c.mu.Lock()
-		var cl *call
-		if len(c.queue) > 0 {
-			cl = c.queue[0]
-			c.queue = c.queue[1:]
-			sample := time.Since(cl.sent)
-			if c.srtt == 0 {
-				c.srtt = sample
-			} else {
-				c.srtt += (sample - c.srtt) / 8
-			}
-		}
-		c.mu.Unlock()
-		if corr := int32(binary.BigEndian.Uint32(frame[4:8])); cl == nil || corr != cl.corr {
-			c.fail(&notKafkaError{Address: c.address, What: fmt.Sprintf(
-				"answered with correlation id %d, which no request waiting on the connection has", corr)})
+		cl := c.next()
+		if err := c.answer(cl, frame); err != nil {
+			c.fail(err)
 			if cl != nil {
 				cl.err = c.failure()
 				close(cl.done)
 			}
 			return
 		}
-		if problem := checkShape(cl.key, cl.version, frame); problem != "" { // response_shape.go
-			c.fail(&notKafkaError{Address: c.address, What: fmt.Sprintf("answered %s v%d with %s: not a Kafka broker",
-				cl.key, cl.version, problem)})
-			cl.err = c.failure()
-			close(cl.done)
-			return
-		}
-		_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)
-		if cl.err != nil {
-			cl.err = fmt.Errorf("decoding the %s v%d answer of %s: %w", cl.key, cl.version, c.address, cl.err)
-		}
-		close(cl.done)
 	}
+}
+
+// readFrame reads one response frame whole, size prefix included. The size is checked before
+// anything is read (wire.FrameSizeProblem): a peer's size prefix is never trusted for an
+// allocation beyond wire.MaxResponseFrame, and the buffer grows with the bytes received, not
+// with what the prefix claims. first: no answer has arrived on the connection yet.
+func (c *brokerConn) readFrame(first bool) ([]byte, error) {
+	var head [4]byte
+	n, err := io.ReadFull(c.pc, head[:])
+	if err != nil {
+		return nil, c.kc.explainPipelined(err, n == 0, first)
+	}
+	if err := checkFrameSize(c.address, head[:]); err != nil {
+		return nil, err
+	}
+	size := int64(binary.BigEndian.Uint32(head[:]))
+	buf := bytes.NewBuffer(make([]byte, 0, 4+min(size, 64<<10)))
+	buf.Write(head[:])
+	got, err := buf.ReadFrom(io.LimitReader(c.pc, size))
+	if err == nil && got < size {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return nil, c.kc.explainPipelined(err, false, first)
+	}
+	return buf.Bytes(), nil
+}
+
+// next takes the oldest request waiting for an answer (nil when none is) and samples the round
+// trip.
+func (c *brokerConn) next() *call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.queue) == 0 {
+		return nil
+	}
+	cl := c.queue[0]
+	c.queue = c.queue[1:]
+	sample := time.Since(cl.sent)
+	if c.srtt == 0 {
+		c.srtt = sample
+	} else {
+		c.srtt += (sample - c.srtt) / 8
+	}
+	return cl
+}
+
+// answer decodes frame as the answer to cl and completes cl. An error means the connection
+// cannot be trusted any more (an answer to no request, or one that is not Kafka's); cl is then
+// left to the caller. The responses whose types the wire package owns are walked whole before
+// kafka-go decodes them (wire.CheckShape).
+func (c *brokerConn) answer(cl *call, frame []byte) error {
+	if corr := int32(binary.BigEndian.Uint32(frame[4:8])); cl == nil || corr != cl.corr {
+		return &notKafkaError{Address: c.address, What: fmt.Sprintf(
+			"answered with correlation id %d, which no request waiting on the connection has", corr)}
+	}
+	if problem := wire.CheckShape(cl.key, cl.version, frame); problem != "" {
+		return shapeError(c.address, cl.key, cl.version, problem)
+	}
+	_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)
+	if cl.err != nil {
+		cl.err = fmt.Errorf("decoding the %s v%d answer of %s: %w", cl.key, cl.version, c.address, cl.err)
+	}
+	close(cl.done)
+	return nil
 }
 
 // roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.

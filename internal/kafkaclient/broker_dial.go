@@ -37,8 +37,9 @@ func (b *brokers) connect(ctx context.Context, address string) (*brokerConn, err
 	stop := context.AfterFunc(ctx, func() { _ = kc.Close() }) // a cancelled read ends its connect
 	defer stop()
 	_ = kc.SetDeadline(deadline)
-	bc := &brokerConn{address: address, clientID: b.clientID, kc: kc, pc: protocol.NewConn(kc, b.clientID)}
-	if err := bc.handshake(ctx, b.sasl); err != nil {
+	clientID := b.dialer.clientID
+	bc := &brokerConn{address: address, clientID: clientID, kc: kc, pc: protocol.NewConn(kc, clientID)}
+	if err := bc.handshake(ctx, b.dialer.sasl); err != nil {
 		_ = kc.Close()
 		if ctx.Err() != nil && !errors.As(err, new(*SASLError)) && !errors.As(err, new(*TLSError)) {
 			return nil, fmt.Errorf("%s: %w (%w)", address, ctx.Err(), err)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/segmentio/kafka-go/sasl"
 )
 
 // brokers holds the Client's connections: at most one per broker address, dialled when a request
@@ -15,9 +13,7 @@ import (
 // failed is replaced by a new one at the next request. Reads that need a connection being dialled
 // wait for that dial instead of starting their own.
 type brokers struct {
-	dialer      *secureDialer
-	sasl        sasl.Mechanism
-	clientID    string
+	dialer      *secureDialer // TCP, TLS; it also holds the SASL mechanism and the client id
 	dialTimeout time.Duration
 
 	mu      sync.Mutex
@@ -33,9 +29,8 @@ type dialCall struct {
 	err  error
 }
 
-func newBrokers(dialer *secureDialer, cfg Config, dialTimeout time.Duration) *brokers {
-	return &brokers{dialer: dialer, sasl: cfg.SASL.mech(), clientID: cfg.ClientID, dialTimeout: dialTimeout,
-		conns: map[string]*brokerConn{}, dialing: map[string]*dialCall{}}
+func newBrokers(dialer *secureDialer, dialTimeout time.Duration) *brokers {
+	return &brokers{dialer: dialer, dialTimeout: dialTimeout, conns: map[string]*brokerConn{}, dialing: map[string]*dialCall{}}
 }
 
 // get returns the live connection to address, dialling it if there is none. The dial runs in

@@ -51,11 +51,10 @@ type Config struct {
 type Client struct {
 	cfg Config
 
-	contacts *contacts // what this process has seen of the cluster: first contact or not, the seed
-	dials    *dialLog  // how far the latest connection to each address got
-	brokers  *brokers  // the connections
-	cluster  *clusterView
-	rounds   *roundQueues
+	dials   *dialLog // how far the latest connection to each address got, and which answered
+	brokers *brokers // the connections
+	cluster *clusterView
+	rounds  *roundQueues
 
 	life   context.Context // ends with Close: bounds the work reads share
 	cancel context.CancelFunc
@@ -78,9 +77,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Dial == nil {
 		cfg.Dial = (&net.Dialer{}).DialContext
 	}
-	c := &Client{cfg: cfg, contacts: newContacts(), cluster: newClusterView(), rounds: newRoundQueues()}
-	c.dials = newDialLog(cfg.Dial, cfg.TLS == nil, c.contacts)
-	c.brokers = newBrokers(newSecureDialer(c.dials, cfg), cfg, c.dialTimeout())
+	c := &Client{cfg: cfg, cluster: newClusterView(), rounds: newRoundQueues()}
+	c.dials = newDialLog(cfg.Dial, cfg.TLS == nil)
+	c.brokers = newBrokers(newSecureDialer(c.dials, cfg.TLS, cfg.SASL.mech(), cfg.ClientID), c.dialTimeout())
 	c.life, c.cancel = context.WithCancel(context.Background())
 	return c, nil
 }

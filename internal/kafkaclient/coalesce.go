@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // Reads that wait at the same moment share ListOffsets requests. Each partition leader has a
@@ -227,7 +229,7 @@ func (c *Client) send(l leader, r *round) {
 			failAll(c, l, k, r.asks[k], err)
 			continue
 		}
-		res, ok := m.(*listOffsetsResponse)
+		res, ok := m.(*wire.ListOffsetsResponse)
 		if !ok {
 			failAll(c, l, k, r.asks[k], fmt.Errorf("unexpected response type %T", m))
 			continue
@@ -240,29 +242,29 @@ func (c *Client) send(l leader, r *round) {
 // max timestamp, latest.
 func lookupOrder(ts int64) int {
 	switch {
-	case ts == timestampEarliest:
+	case ts == wire.TimestampEarliest:
 		return 0
 	case ts >= 0:
 		return 1
-	case ts == timestampMax:
+	case ts == wire.TimestampMax:
 		return 2
 	}
 	return 3
 }
 
 // listOffsetsFor is the request of one lookup key: every partition asked, by topic.
-func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *listOffsetsRequest {
-	byTopic := map[string][]listOffsetsRequestPartition{}
+func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *wire.ListOffsetsRequest {
+	byTopic := map[string][]wire.ListOffsetsRequestPartition{}
 	for tp := range asks {
-		byTopic[tp.topic] = append(byTopic[tp.topic], listOffsetsRequestPartition{
+		byTopic[tp.topic] = append(byTopic[tp.topic], wire.ListOffsetsRequestPartition{
 			Partition: tp.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp})
 	}
-	req := &listOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation)}
+	req := &wire.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation)}
 	for topic, ps := range byTopic {
-		slices.SortFunc(ps, func(a, b listOffsetsRequestPartition) int { return cmp.Compare(a.Partition, b.Partition) })
-		req.Topics = append(req.Topics, listOffsetsRequestTopic{Topic: topic, Partitions: ps})
+		slices.SortFunc(ps, func(a, b wire.ListOffsetsRequestPartition) int { return cmp.Compare(a.Partition, b.Partition) })
+		req.Topics = append(req.Topics, wire.ListOffsetsRequestTopic{Topic: topic, Partitions: ps})
 	}
-	slices.SortFunc(req.Topics, func(a, b listOffsetsRequestTopic) int { return cmp.Compare(a.Topic, b.Topic) })
+	slices.SortFunc(req.Topics, func(a, b wire.ListOffsetsRequestTopic) int { return cmp.Compare(a.Topic, b.Topic) })
 	return req
 }
 
@@ -278,8 +280,8 @@ func failAll(c *Client, l leader, k lookupKey, asks map[askKey]*answer, err erro
 
 // record checks that every entry asked has an answer without an error and records it. An entry
 // with an error carries placeholder offsets (-1): never used.
-func record(l leader, k lookupKey, asks map[askKey]*answer, res *listOffsetsResponse) {
-	answered := make(map[askKey]listOffsetsResponsePartition, len(asks))
+func record(l leader, k lookupKey, asks map[askKey]*answer, res *wire.ListOffsetsResponse) {
+	answered := make(map[askKey]wire.ListOffsetsResponsePartition, len(asks))
 	for _, t := range res.Topics {
 		for _, p := range t.Partitions {
 			answered[askKey{t.Topic, p.Partition}] = p
@@ -292,12 +294,12 @@ func record(l leader, k lookupKey, asks map[askKey]*answer, res *listOffsetsResp
 		case !ok:
 			a.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
 				op, tp.topic, tp.partition)
-		case p.ErrorCode == int16(kafka.UnsupportedVersion) && k.timestamp == timestampMax:
+		case p.ErrorCode == int16(kafka.UnsupportedVersion) && k.timestamp == wire.TimestampMax:
 			a.err = &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
 		case p.ErrorCode != 0:
 			a.err = &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: ErrorCode(p.ErrorCode),
 				Broker: describeBroker(l.address, int(l.id))}
-		case p.Offset < 0 && k.timestamp < 0 && k.timestamp != timestampMax:
+		case p.Offset < 0 && k.timestamp < 0 && k.timestamp != wire.TimestampMax:
 			a.err = fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
 				op, tp.topic, tp.partition, p.Offset)
 		default:
@@ -309,11 +311,11 @@ func record(l leader, k lookupKey, asks map[askKey]*answer, res *listOffsetsResp
 // lookupOp names a lookup in errors.
 func lookupOp(ts int64) string {
 	switch ts {
-	case timestampEarliest:
+	case wire.TimestampEarliest:
 		return "ListOffsets (earliest)"
-	case timestampLatest:
+	case wire.TimestampLatest:
 		return "ListOffsets (latest)"
-	case timestampMax:
+	case wire.TimestampMax:
 		return "ListOffsets (max timestamp)"
 	}
 	return "ListOffsets (by timestamp)"

@@ -6,6 +6,19 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+)
+
+// ErrorCode is an error code of the Kafka protocol (the protocol guide's "Error Codes",
+// org.apache.kafka.common.protocol.Errors).
+type ErrorCode int16
+
+// Codes callers act on: the principal lacks an ACL (Kafka's TOPIC_AUTHORIZATION_FAILED and
+// GROUP_AUTHORIZATION_FAILED).
+const (
+	TopicAuthorizationFailed ErrorCode = 29
+	GroupAuthorizationFailed ErrorCode = 30
 )
 
 // TopicNotFoundError: fresh metadata from the cluster says the topic does not exist.
@@ -80,7 +93,7 @@ func (e *BrokerError) Error() string {
 	default:
 		about = fmt.Sprintf("topic %q partition %d", e.Topic, e.Partition)
 	}
-	name, desc := errorName(kafka.Error(e.Code))
+	name, desc := wire.ErrorName(kafka.Error(e.Code))
 	if e.NoLeader {
 		return fmt.Sprintf("%s for %s: the partition has no leader (%s, error code %d): %s",
 			e.Op, about, name, int16(e.Code), desc)

@@ -280,7 +280,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	}
 	m, err := c.roundTrip(ctx, addr, &findcoordinator.Request{Key: group})
 	if err != nil {
-		c.contacts.dropSeed(addr)
+		c.cluster.dropSeed(addr)
 		return leader{}, c.dials.requestError(op, addr, -1, err)
 	}
 	fc, ok := m.(*findcoordinator.Response)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // ConsumerGroupsRequest selects consumer groups.
@@ -143,12 +145,12 @@ func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *reg
 	return out, firstError(errs)
 }
 
-func (c *Client) listGroupsOn(ctx context.Context, b leader) ([]listGroupsResponseGroup, error) {
-	m, err := c.roundTrip(ctx, b.address, &listGroupsRequest{})
+func (c *Client) listGroupsOn(ctx context.Context, b leader) ([]wire.ListGroupsResponseGroup, error) {
+	m, err := c.roundTrip(ctx, b.address, &wire.ListGroupsRequest{})
 	if err != nil {
 		return nil, c.dials.requestError("ListGroups", b.address, int(b.id), err)
 	}
-	lg, ok := m.(*listGroupsResponse)
+	lg, ok := m.(*wire.ListGroupsResponse)
 	if !ok {
 		return nil, fmt.Errorf("ListGroups on broker %d: unexpected answer %T", b.id, m)
 	}
@@ -164,7 +166,7 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader) ([]listGroupsRespon
 type brokerCodeError struct{ *BrokerError }
 
 func (e *brokerCodeError) Error() string {
-	name, desc := errorName(kafka.Error(e.Code))
+	name, desc := wire.ErrorName(kafka.Error(e.Code))
 	return fmt.Sprintf("%s: %s answered %s (error code %d): %s", e.Op, e.Broker, name, int16(e.Code), desc)
 }
 
@@ -179,7 +181,7 @@ const maxGroupsPerOffsetFetch = 1000
 // Coordinators are asked at once, each one's requests in turn, so that a broker below v8 with many
 // groups gets one connection, not one per group. A group that vanished since ListGroups
 // (GROUP_ID_NOT_FOUND) is left out.
-func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]offsetFetchResponseTopic, error) {
+func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, error) {
 	byCoordinator := map[leader][]string{}
 	for id, g := range listed {
 		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
@@ -188,7 +190,7 @@ func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGr
 		mu   sync.Mutex
 		wg   sync.WaitGroup
 		errs []error
-		out  = map[string][]offsetFetchResponseTopic{}
+		out  = map[string][]wire.OffsetFetchResponseTopic{}
 	)
 	for coordinator, groups := range byCoordinator {
 		wg.Go(func() {
@@ -205,7 +207,7 @@ func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGr
 
 // fetchFromCoordinator sends coordinator the OffsetFetch requests for its groups, one after the
 // other, and returns each group's commits, and the errors met.
-func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]offsetFetchResponseTopic, []error) {
+func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]wire.OffsetFetchResponseTopic, []error) {
 	slices.Sort(groups)
 	broker := describeBroker(coordinator.address, int(coordinator.id))
 	conn, err := c.brokers.get(ctx, coordinator.address)
@@ -213,10 +215,10 @@ func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, g
 		return nil, []error{c.dials.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
 	}
 	per := 1
-	if v, _ := conn.version(protocol.OffsetFetch); v >= offsetFetchBatchVersion {
+	if v, _ := conn.version(protocol.OffsetFetch); v >= wire.OffsetFetchBatchVersion {
 		per = maxGroupsPerOffsetFetch
 	}
-	out := map[string][]offsetFetchResponseTopic{}
+	out := map[string][]wire.OffsetFetchResponseTopic{}
 	var errs []error
 	for chunk := range slices.Chunk(groups, per) {
 		fetched, err := c.offsetFetch(ctx, coordinator, chunk, per > 1)
@@ -249,7 +251,7 @@ func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, g
 // summarize keeps the selected groups and topics, reads the latest offset of every committed
 // partition (ListOffsets per leader across all topics), and adds up each group's lag.
 func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
-	listed map[string]listedGroupInfo, committed map[string][]offsetFetchResponseTopic, fresh bool,
+	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic, fresh bool,
 ) ([]GroupSummary, error) {
 	var filter map[string]bool
 	if req.Topics != nil {

@@ -27,6 +27,7 @@ type clusterView struct {
 	brokers map[int32]string // broker id -> "host:port", from the latest answer
 	topics  map[string]*topicMetadata
 	calls   map[string]*metadataCall // per topic, the request under way
+	seed    string                   // the bootstrap server metadata is asked from (bootstrap.go), "" until chosen
 }
 
 // topicMetadata is one topic as one Metadata answer gave it.
@@ -140,7 +141,7 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Re
 	}
 	m, err := c.roundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
 	if err != nil {
-		c.contacts.dropSeed(addr)
+		c.cluster.dropSeed(addr)
 		return nil, c.dials.requestError("Metadata", addr, -1, err)
 	}
 	res, ok := m.(*metadata.Response)

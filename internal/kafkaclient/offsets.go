@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go/protocol"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // Isolation is ListOffsets' isolation level: which offset counts as "latest".
@@ -102,7 +104,7 @@ type lookup struct {
 func lookups(req OffsetsRequest) []lookup {
 	var out []lookup
 	if !req.latestOnly {
-		out = append(out, lookup{timestampEarliest, "ListOffsets (earliest)", func(p *PartitionOffsets, o, _ int64) { p.Earliest = o }})
+		out = append(out, lookup{wire.TimestampEarliest, "ListOffsets (earliest)", func(p *PartitionOffsets, o, _ int64) { p.Earliest = o }})
 	}
 	if req.TimestampMs != nil {
 		out = append(out, lookup{*req.TimestampMs, "ListOffsets (by timestamp)", func(p *PartitionOffsets, o, _ int64) {
@@ -112,13 +114,13 @@ func lookups(req OffsetsRequest) []lookup {
 		}})
 	}
 	if req.MaxTimestamp {
-		out = append(out, lookup{timestampMax, "ListOffsets (max timestamp)", func(p *PartitionOffsets, o, ts int64) {
+		out = append(out, lookup{wire.TimestampMax, "ListOffsets (max timestamp)", func(p *PartitionOffsets, o, ts int64) {
 			if o >= 0 { // -1: the partition holds no record (or, read_committed, none below the LSO)
 				p.MaxTimestampOffset, p.MaxTimestamp = &o, &ts
 			}
 		}})
 	}
-	return append(out, lookup{timestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
+	return append(out, lookup{wire.TimestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
 }
 
 // topicPartition names one partition of one topic.

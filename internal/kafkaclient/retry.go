@@ -3,8 +3,6 @@ package kafkaclient
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
 	"strconv"
 	"strings"
 	"syscall"
@@ -49,7 +47,7 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		if ctx.Err() != nil {
 			return c.timeoutError(err)
 		}
-		if !c.contacts.reached() && isConnFailure(err) {
+		if !c.dials.reached() && isConnFailure(err) {
 			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.problems(), Err: err}
 		}
 		if !isRetriable(err) {
@@ -85,7 +83,7 @@ func (c *Client) bootstrapProblems() string {
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
 // the last attempt was still failing on.
 func (c *Client) timeoutError(last error) error {
-	if !c.contacts.reached() {
+	if !c.dials.reached() {
 		return &UnreachableError{
 			Addresses: c.cfg.BootstrapServers, Problems: c.dials.problems(),
 			TimedOut: true, Timeout: c.cfg.Timeout, Err: last,
@@ -114,71 +112,6 @@ func configFailure(err error) error {
 		return unsup
 	}
 	return nil
-}
-
-// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
-// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
-// pass through: they say what to fix.
-func (d *dialLog) requestError(op, address string, id int, err error) error {
-	var code kafka.Error
-	switch {
-	case configFailure(err) != nil:
-		return err
-	case errors.As(err, &code):
-		return &BrokerError{Op: op, Partition: -1, Code: ErrorCode(code), Broker: describeBroker(address, id)}
-	}
-	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Problem: d.describe(address, id, err), Err: err}
-}
-
-// describe says what happened on the way to address, from what this read's connections saw and
-// whether the address answered earlier in the process.
-func (d *dialLog) describe(address string, id int, err error) string {
-	if address == "" {
-		return plainError(err)
-	}
-	known := d.acquaintance(address, id)
-	d.mu.Lock()
-	r := d.addrs[address]
-	p := ""
-	if r != nil {
-		p = r.problem(known)
-	}
-	d.mu.Unlock()
-	if p != "" {
-		return p
-	}
-	var op *net.OpError
-	switch {
-	case known == answered && isTimeout(err):
-		return "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
-	case known == named && errors.As(err, &op) && op.Op == "dial":
-		return describeDialError(err) + "; the cluster's metadata names it as a broker (restarting or down; if it " +
-			"lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
-	}
-	return plainError(err)
-}
-
-// plainError says in words what a connection error was, without kafka-go's wrapping.
-func plainError(err error) string {
-	var op *net.OpError
-	switch {
-	case errors.As(err, &op) && op.Op == "dial":
-		return describeDialError(err)
-	case isTimeout(err) || errors.Is(err, context.Canceled):
-		return "did not answer in time"
-	case isConnectionLoss(err):
-		return "closed the connection before answering (a broker shutting down or restarting)"
-	}
-	return "failed: " + strings.TrimPrefix(err.Error(), "kafka.(*Client).Metadata: ")
-}
-
-// describeBroker names a broker for errors: "broker 2 (127.0.0.1:9092)", or the bare address of
-// a bootstrap server.
-func describeBroker(address string, id int) string {
-	if id < 0 || address == "" {
-		return address
-	}
-	return fmt.Sprintf("broker %d (%s)", id, address)
 }
 
 func plural(n int) string {

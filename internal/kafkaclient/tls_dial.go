@@ -29,8 +29,8 @@ type secureDialer struct {
 	clientID string
 }
 
-func newSecureDialer(dials *dialLog, cfg Config) *secureDialer {
-	return &secureDialer{dials: dials, tls: cfg.TLS, sasl: cfg.SASL.mech(), clientID: cfg.ClientID}
+func newSecureDialer(dials *dialLog, tlsConfig *tls.Config, mechanism sasl.Mechanism, clientID string) *secureDialer {
+	return &secureDialer{dials: dials, tls: tlsConfig, sasl: mechanism, clientID: clientID}
 }
 
 // dial is kafka.Transport.Dial.

@@ -132,7 +132,7 @@ func dialTLSOnce(t *testing.T, address string, cfg TLSConfig) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSecureDialer(newDialLog((&net.Dialer{}).DialContext, false, newContacts()), Config{TLS: tc})
+	s := newSecureDialer(newDialLog((&net.Dialer{}).DialContext, false), tc, nil, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	conn, err := s.dial(ctx, "tcp", address)
