@@ -204,7 +204,7 @@ func (c *Client) send(l leader, r *round) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b lookupKey) int {
-		return cmp.Or(cmp.Compare(lookupOrder(a.timestamp), lookupOrder(b.timestamp)),
+		return cmp.Or(cmp.Compare(lookupOf(a.timestamp).order, lookupOf(b.timestamp).order),
 			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
 	})
 	conn, err := c.brokers.get(ctx, l.address)
@@ -238,20 +238,6 @@ func (c *Client) send(l leader, r *round) {
 	}
 }
 
-// lookupOrder puts the lookups of a round in the order they are sent: earliest, by timestamp,
-// max timestamp, latest.
-func lookupOrder(ts int64) int {
-	switch {
-	case ts == wire.TimestampEarliest:
-		return 0
-	case ts >= 0:
-		return 1
-	case ts == wire.TimestampMax:
-		return 2
-	}
-	return 3
-}
-
 // listOffsetsFor is the request of one lookup key: every partition asked, by topic.
 func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *wire.ListOffsetsRequest {
 	byTopic := map[string][]wire.ListOffsetsRequestPartition{}
@@ -271,7 +257,7 @@ func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *wire.ListOffsetsReque
 // failAll records a request's failure (no answer from l) for each of its entries, naming each
 // entry's own topic and partition.
 func failAll(c *Client, l leader, k lookupKey, asks map[askKey]*answer, err error) {
-	op := lookupOp(k.timestamp)
+	op := lookupOf(k.timestamp).op
 	for tp, a := range asks {
 		a.err = c.dials.requestError(fmt.Sprintf("%s for topic %q partition %d", op, tp.topic, tp.partition),
 			l.address, int(l.id), err)
@@ -287,36 +273,24 @@ func record(l leader, k lookupKey, asks map[askKey]*answer, res *wire.ListOffset
 			answered[askKey{t.Topic, p.Partition}] = p
 		}
 	}
-	op := lookupOp(k.timestamp)
+	lk := lookupOf(k.timestamp)
+	op := lk.op
 	for tp, a := range asks {
 		p, ok := answered[tp]
 		switch {
 		case !ok:
 			a.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
 				op, tp.topic, tp.partition)
-		case p.ErrorCode == int16(kafka.UnsupportedVersion) && k.timestamp == wire.TimestampMax:
-			a.err = &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
+		case p.ErrorCode == int16(kafka.UnsupportedVersion) && lk.needs != nil:
+			a.err = lk.unsupported("")
 		case p.ErrorCode != 0:
 			a.err = &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: ErrorCode(p.ErrorCode),
 				Broker: describeBroker(l.address, int(l.id))}
-		case p.Offset < 0 && k.timestamp < 0 && k.timestamp != wire.TimestampMax:
+		case p.Offset < 0 && !lk.mayFindNone:
 			a.err = fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
 				op, tp.topic, tp.partition, p.Offset)
 		default:
 			a.offset, a.timestamp = p.Offset, p.Timestamp
 		}
 	}
-}
-
-// lookupOp names a lookup in errors.
-func lookupOp(ts int64) string {
-	switch ts {
-	case wire.TimestampEarliest:
-		return "ListOffsets (earliest)"
-	case wire.TimestampLatest:
-		return "ListOffsets (latest)"
-	case wire.TimestampMax:
-		return "ListOffsets (max timestamp)"
-	}
-	return "ListOffsets (by timestamp)"
 }
