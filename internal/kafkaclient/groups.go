@@ -317,9 +317,13 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 	case code != 0 && code != kafka.GroupIdNotFound:
 		return "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
 	}
-	state, found, err := c.listGroupOn(ctx, coordinator, group)
-	if err != nil || !found {
+	groups, err := c.listGroupsOn(ctx, coordinator, group)
+	if err != nil {
 		return "Dead", false, err
+	}
+	state, found := listedState(groups, group)
+	if !found {
+		return "Dead", false, nil
 	}
 	return state, state != "Empty" && state != "Dead", nil
 }

@@ -3,8 +3,12 @@ package kafkaclient
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
@@ -54,4 +58,80 @@ func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []s
 		}
 	}
 	return out, nil
+}
+
+// maxGroupsPerOffsetFetch bounds one batched OffsetFetch, so that a cluster with tens of
+// thousands of groups does not make one response of hundreds of MiB.
+const maxGroupsPerOffsetFetch = 1000
+
+// fetchAllOffsets reads the committed offsets of every listed group from the broker that listed
+// it: one OffsetFetch per coordinator (per 1000 groups) where it serves v8+, else one per group.
+// Coordinators are asked at once, each one's requests in turn, so that a broker below v8 with many
+// groups gets one connection, not one per group. A group that vanished since ListGroups
+// (GROUP_ID_NOT_FOUND) is left out.
+func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, error) {
+	byCoordinator := map[leader][]string{}
+	for id, g := range listed {
+		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[string][]wire.OffsetFetchResponseTopic{}
+	)
+	for coordinator, groups := range byCoordinator {
+		wg.Go(func() {
+			fetched, err := c.fetchFromCoordinator(ctx, coordinator, groups)
+			mu.Lock()
+			defer mu.Unlock()
+			errs = append(errs, err...)
+			maps.Copy(out, fetched)
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+// fetchFromCoordinator sends coordinator the OffsetFetch requests for its groups, one after the
+// other, and returns each group's commits, and the errors met.
+func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]wire.OffsetFetchResponseTopic, []error) {
+	slices.Sort(groups)
+	broker := describeBroker(coordinator.address, int(coordinator.id))
+	conn, err := c.brokers.get(ctx, coordinator.address)
+	if err != nil {
+		return nil, []error{c.dials.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
+	}
+	per := 1
+	if v, _ := conn.version(protocol.OffsetFetch); v >= wire.OffsetFetchBatchVersion {
+		per = maxGroupsPerOffsetFetch
+	}
+	out := map[string][]wire.OffsetFetchResponseTopic{}
+	var errs []error
+	for chunk := range slices.Chunk(groups, per) {
+		fetched, err := c.offsetFetch(ctx, coordinator, chunk, per > 1)
+		if err != nil {
+			op := fmt.Sprintf("OffsetFetch for %d group%s", len(chunk), plural(len(chunk)))
+			return out, append(errs, c.dials.requestError(op, coordinator.address, int(coordinator.id), err))
+		}
+		for id, g := range fetched {
+			switch {
+			case g.Code == kafka.GroupIdNotFound:
+				continue
+			case g.Code != 0:
+				errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: ErrorCode(g.Code), Broker: broker})
+				continue
+			}
+			for _, t := range g.Topics {
+				for _, p := range t.Partitions {
+					if p.ErrorCode != 0 {
+						errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
+							Partition: int(p.Partition), Code: ErrorCode(p.ErrorCode), Broker: broker})
+					}
+				}
+			}
+			out[id] = g.Topics
+		}
+	}
+	return out, errs
 }
