@@ -151,3 +151,22 @@ func describeBroker(address string, id int) string {
 	}
 	return fmt.Sprintf("broker %d (%s)", id, address)
 }
+
+// configFailure returns the TLS, SASL or version error in err, if any: failures that the
+// configuration must fix, reported as they are.
+func configFailure(err error) error {
+	var (
+		tlsErr *TLSError
+		sasl   *SASLError
+		unsup  *UnsupportedError
+	)
+	switch {
+	case errors.As(err, &tlsErr):
+		return tlsErr
+	case errors.As(err, &sasl):
+		return sasl
+	case errors.As(err, &unsup):
+		return unsup
+	}
+	return nil
+}

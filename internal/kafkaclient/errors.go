@@ -142,22 +142,3 @@ func (e *TimeoutError) Error() string {
 }
 
 func (e *TimeoutError) Unwrap() error { return e.Last }
-
-// retriable are the partition error codes that a retry with fresh metadata can cure.
-var retriable = map[kafka.Error]bool{
-	kafka.UnknownTopicOrPartition:      true, // stale layout; fresh metadata decides
-	kafka.LeaderNotAvailable:           true,
-	kafka.NotLeaderForPartition:        true, // NOT_LEADER_OR_FOLLOWER
-	kafka.RequestTimedOut:              true,
-	kafka.KafkaStorageError:            true,
-	kafka.FencedLeaderEpoch:            true,
-	kafka.UnknownLeaderEpoch:           true,
-	kafka.OffsetNotAvailable:           true,
-	kafka.BrokerNotAvailable:           true,
-	kafka.ReplicaNotAvailable:          true,
-	kafka.NotEnoughReplicas:            true,
-	kafka.Error(-1):                    true, // kafka-go's mark for a sub-request lost in transport
-	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
-	kafka.GroupCoordinatorNotAvailable: true,
-	kafka.NotCoordinatorForGroup:       true,
-}

@@ -238,7 +238,7 @@ func TotalLag(partitions []GroupPartitionOffsets) (total int64, ok bool) {
 const groupDoubt = 500 * time.Millisecond
 
 // errGroupNotConfirmed asks withRetries for another look at a group that seemed not to exist.
-var errGroupNotConfirmed = errors.New("the group seemed not to exist; asking its coordinator again")
+var errGroupNotConfirmed error = askAgain("the group seemed not to exist; asking its coordinator again")
 
 // offsetsTopic is Kafka's internal topic of group metadata and committed offsets.
 const offsetsTopic = "__consumer_offsets"

@@ -3,7 +3,6 @@ package kafkaclient
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -296,4 +295,4 @@ func noLeaderCode(code kafka.Error) kafka.Error {
 }
 
 // errStaleMetadata asks withRetries for one more attempt on fresh metadata.
-var errStaleMetadata = errors.New("cached metadata lacks the topic or partition; asking again with fresh metadata")
+var errStaleMetadata error = askAgain("cached metadata lacks the topic or partition; asking again with fresh metadata")

@@ -2,9 +2,9 @@ package kafkaclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -231,6 +231,21 @@ func describePartitions(partitions []topicPartition) string {
 	return "topics " + strings.Join(quoted, ", ")
 }
 
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func joinInts(ps []int32) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = strconv.Itoa(int(p))
+	}
+	return strings.Join(s, ", ")
+}
+
 // settle checks one partition's answers against each other. Read in order, earliest <= every
 // record offset < latest unless the broker contradicts itself (say, mid leader change): then ask
 // again rather than report it. The max-timestamp lookup ignores the log start offset, so a
@@ -266,33 +281,6 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 	return nil
 }
 
-// firstError picks the error to report: a non-retriable one before a retriable one, so that a
-// lasting failure is not hidden behind a passing one, then the lowest partition.
-func firstError(errs []error) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(errs, func(a, b error) int {
-		ra, rb := isRetriable(a), isRetriable(b)
-		if ra != rb {
-			if ra {
-				return 1
-			}
-			return -1
-		}
-		return partitionOf(a) - partitionOf(b)
-	})
-	return errs[0]
-}
-
-func partitionOf(err error) int {
-	var be *BrokerError
-	if errors.As(err, &be) {
-		return be.Partition
-	}
-	return -1
-}
-
 // errInconsistentOffsets: the broker's answers contradict each other (earliest above latest, a
 // record offset outside the two); retried, since a leader change can cause it.
-var errInconsistentOffsets = errors.New("the broker's offsets contradict each other")
+var errInconsistentOffsets error = askAgain("the broker's offsets contradict each other")

@@ -3,7 +3,7 @@ package kafkaclient
 import (
 	"context"
 	"errors"
-	"strconv"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -14,7 +14,8 @@ import (
 // The one retry policy of every read: what is retried, how long to wait, when to stop.
 //
 //   - Broker answers that fresh metadata can cure (a moved leader, an election, a coordinator
-//     loading) are retried: see retriable in errors.go.
+//     loading) are retried: see retriable. So are the askAgain errors of the reads: an answer
+//     that a cached layout or a moment of leader change explains.
 //   - A failed or lost connection (refused, reset, closed, silent) is retried once the cluster
 //     has answered in this process: a broker restarting or crashing, whose leaderships move within
 //     the controller's session timeout. At first contact it is reported at once as an
@@ -95,46 +96,35 @@ func (c *Client) timeoutError(last error) error {
 	return &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
 }
 
-// configFailure returns the TLS, SASL or version error in err, if any: failures that the
-// configuration must fix, reported as they are.
-func configFailure(err error) error {
-	var (
-		tlsErr *TLSError
-		sasl   *SASLError
-		unsup  *UnsupportedError
-	)
-	switch {
-	case errors.As(err, &tlsErr):
-		return tlsErr
-	case errors.As(err, &sasl):
-		return sasl
-	case errors.As(err, &unsup):
-		return unsup
-	}
-	return nil
+// retriable are the partition error codes that a retry with fresh metadata can cure.
+var retriable = map[kafka.Error]bool{
+	kafka.UnknownTopicOrPartition:      true, // stale layout; fresh metadata decides
+	kafka.LeaderNotAvailable:           true,
+	kafka.NotLeaderForPartition:        true, // NOT_LEADER_OR_FOLLOWER
+	kafka.RequestTimedOut:              true,
+	kafka.KafkaStorageError:            true,
+	kafka.FencedLeaderEpoch:            true,
+	kafka.UnknownLeaderEpoch:           true,
+	kafka.OffsetNotAvailable:           true,
+	kafka.BrokerNotAvailable:           true,
+	kafka.ReplicaNotAvailable:          true,
+	kafka.NotEnoughReplicas:            true,
+	kafka.Error(-1):                    true, // kafka-go's mark for a sub-request lost in transport
+	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
+	kafka.GroupCoordinatorNotAvailable: true,
+	kafka.NotCoordinatorForGroup:       true,
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
+// askAgain is an error a read returns to withRetries for another attempt with fresh metadata:
+// what it saw may be an artefact of a cached layout or of a leader change.
+type askAgain string
 
-func joinInts(ps []int32) string {
-	s := make([]string, len(ps))
-	for i, p := range ps {
-		s[i] = strconv.Itoa(int(p))
-	}
-	return strings.Join(s, ", ")
-}
+func (e askAgain) Error() string { return string(e) }
 
 // isRetriable says whether err may go away on another attempt with fresh metadata.
 func isRetriable(err error) bool {
-	if errors.Is(err, errStaleMetadata) || errors.Is(err, errInconsistentOffsets) || errors.Is(err, errGroupNotConfirmed) {
-		return true
-	}
 	var (
+		again   askAgain
 		be      *BrokerError
 		tlsErr  *TLSError
 		saslErr *SASLError
@@ -144,6 +134,8 @@ func isRetriable(err error) bool {
 		un      *UnreachableError
 	)
 	switch {
+	case errors.As(err, &again):
+		return true
 	case errors.As(err, &tlsErr), errors.As(err, &saslErr):
 		return false // the same certificate or credentials fail the same way again
 	case errors.As(err, &be):
@@ -160,4 +152,31 @@ func isRetriable(err error) bool {
 func isConnFailure(err error) bool {
 	var ce *ConnectionError
 	return errors.As(err, &ce) || errors.Is(err, syscall.ECONNREFUSED) || isConnectionLoss(err) || isTimeout(err)
+}
+
+// firstError picks the error to report: a non-retriable one before a retriable one, so that a
+// lasting failure is not hidden behind a passing one, then the lowest partition.
+func firstError(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(errs, func(a, b error) int {
+		ra, rb := isRetriable(a), isRetriable(b)
+		if ra != rb {
+			if ra {
+				return 1
+			}
+			return -1
+		}
+		return partitionOf(a) - partitionOf(b)
+	})
+	return errs[0]
+}
+
+func partitionOf(err error) int {
+	var be *BrokerError
+	if errors.As(err, &be) {
+		return be.Partition
+	}
+	return -1
 }
