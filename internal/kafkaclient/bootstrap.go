@@ -56,7 +56,7 @@ func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
-			_, err := c.brokers.get(ctx, address)
+			_, err := c.brokers.Get(ctx, address)
 			results <- result{address, err}
 		}()
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/segmentio/kafka-go"
 
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
@@ -178,7 +179,7 @@ func (c *Client) linger(q *leaderQueue) {
 		if r == nil || complete {
 			return
 		}
-		wait := time.Until(started.Add(lingerFor(c.brokers.roundTripTime(address))))
+		wait := time.Until(started.Add(lingerFor(c.brokers.RoundTripTime(address))))
 		if wait <= 0 {
 			return
 		}
@@ -207,16 +208,16 @@ func (c *Client) send(l leader, r *round) {
 		return cmp.Or(cmp.Compare(lookupOf(a.timestamp).order, lookupOf(b.timestamp).order),
 			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
 	})
-	conn, err := c.brokers.get(ctx, l.address)
+	conn, err := c.brokers.Get(ctx, l.address)
 	if err != nil {
 		for _, k := range keys {
 			failAll(c, l, k, r.asks[k], err)
 		}
 		return
 	}
-	calls := make([]*call, len(keys))
+	calls := make([]*broker.Call, len(keys))
 	for i, k := range keys {
-		if calls[i], err = conn.send(ctx, listOffsetsFor(k, r.asks[k])); err != nil {
+		if calls[i], err = conn.Send(ctx, listOffsetsFor(k, r.asks[k])); err != nil {
 			failAll(c, l, k, r.asks[k], err)
 		}
 	}
@@ -224,7 +225,7 @@ func (c *Client) send(l leader, r *round) {
 		if calls[i] == nil {
 			continue
 		}
-		m, err := conn.wait(ctx, calls[i])
+		m, err := conn.Wait(ctx, calls[i])
 		if err != nil {
 			failAll(c, l, k, r.asks[k], err)
 			continue
@@ -259,7 +260,7 @@ func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *wire.ListOffsetsReque
 func failAll(c *Client, l leader, k lookupKey, asks map[askKey]*answer, err error) {
 	op := lookupOf(k.timestamp).op
 	for tp, a := range asks {
-		a.err = c.dials.requestError(fmt.Sprintf("%s for topic %q partition %d", op, tp.topic, tp.partition),
+		a.err = c.requestError(fmt.Sprintf("%s for topic %q partition %d", op, tp.topic, tp.partition),
 			l.address, int(l.id), err)
 	}
 }

@@ -121,7 +121,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 				doubtedAt = time.Now()
 			}
 			if time.Since(doubtedAt) < groupDoubt {
-				c.brokers.drop(coordinator.address)
+				c.brokers.Drop(coordinator.address)
 				return errGroupNotConfirmed
 			}
 		}
@@ -281,7 +281,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	m, err := c.roundTrip(ctx, addr, &findcoordinator.Request{Key: group})
 	if err != nil {
 		c.cluster.dropSeed(addr)
-		return leader{}, c.dials.requestError(op, addr, -1, err)
+		return leader{}, c.requestError(op, addr, -1, err)
 	}
 	fc, ok := m.(*findcoordinator.Response)
 	if !ok {
@@ -303,7 +303,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (string, bool, error) {
 	m, err := c.roundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
 	if err != nil {
-		return "", false, c.dials.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
+		return "", false, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	res, ok := m.(*describegroups.Response)
@@ -332,9 +332,9 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 // all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
 // commit (-1) are left out.
 func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group string) (map[string]map[int]int64, error) {
-	fetched, err := c.offsetFetch(ctx, coordinator, []string{group}, false) // offsetfetch.go
+	fetched, err := c.offsetFetch(ctx, coordinator, []string{group}, false)
 	if err != nil {
-		return nil, c.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
+		return nil, c.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	g := fetched[group]

@@ -16,17 +16,6 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire/wiretest"
 )
 
-// The check names what it refused in the error that the read returns.
-func TestShapeProblemIsNamedWithTheBroker(t *testing.T) {
-	c := &kafkaConn{s: &secureDialer{dials: newDialLog(nil, false)}, address: "broker-1:9092",
-		lastKey: protocol.ListOffsets, lastVer: 1}
-	err := c.check(wiretest.FrameOf(0, 0, 0, 1, 0x7f, 0xff, 0xff, 0xff))
-	want := "broker-1:9092: answered ListOffsets v1 with field Topics: an array that claims 2147483647 entries in 0 bytes: not a Kafka broker"
-	if err == nil || err.Error() != want || !strings.Contains(err.Error(), "broker-1:9092") {
-		t.Fatalf("got %v\nwant %s", err, want)
-	}
-}
-
 // hostileBroker is a one-broker cluster that answers ApiVersions and Metadata (topic "t", one
 // partition, led by itself) as Kafka does, and every ListOffsets with a body of 10 to 14 bytes that
 // claims 2^31-1 topics: what kafka-go alone would turn into an 80 GiB allocation.

@@ -93,7 +93,7 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wi
 		if group != "" {
 			op = fmt.Sprintf("ListGroups on broker %d%s", b.id, about)
 		}
-		return nil, c.dials.requestError(op, b.address, int(b.id), err)
+		return nil, c.requestError(op, b.address, int(b.id), err)
 	}
 	lg, ok := m.(*wire.ListGroupsResponse)
 	switch {

@@ -141,7 +141,7 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Re
 	m, err := c.roundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
 	if err != nil {
 		c.cluster.dropSeed(addr)
-		return nil, c.dials.requestError("Metadata", addr, -1, err)
+		return nil, c.requestError("Metadata", addr, -1, err)
 	}
 	res, ok := m.(*metadata.Response)
 	if !ok {
@@ -233,11 +233,11 @@ func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 
 // roundTrip sends one request to address on its connection and waits for the answer.
 func (c *Client) roundTrip(ctx context.Context, address string, msg protocol.Message) (protocol.Message, error) {
-	conn, err := c.brokers.get(ctx, address)
+	conn, err := c.brokers.Get(ctx, address)
 	if err != nil {
 		return nil, err
 	}
-	return conn.roundTrip(ctx, msg)
+	return conn.RoundTrip(ctx, msg)
 }
 
 // leaders returns the leader of each requested partition of topic (every partition when

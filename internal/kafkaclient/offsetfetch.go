@@ -98,12 +98,12 @@ func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGr
 func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]wire.OffsetFetchResponseTopic, []error) {
 	slices.Sort(groups)
 	broker := describeBroker(coordinator.address, int(coordinator.id))
-	conn, err := c.brokers.get(ctx, coordinator.address)
+	conn, err := c.brokers.Get(ctx, coordinator.address)
 	if err != nil {
-		return nil, []error{c.dials.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
+		return nil, []error{c.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
 	}
 	per := 1
-	if v, _ := conn.version(protocol.OffsetFetch); v >= wire.OffsetFetchBatchVersion {
+	if v, _ := conn.Version(protocol.OffsetFetch); v >= wire.OffsetFetchBatchVersion {
 		per = maxGroupsPerOffsetFetch
 	}
 	out := map[string][]wire.OffsetFetchResponseTopic{}
@@ -112,7 +112,7 @@ func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, g
 		fetched, err := c.offsetFetch(ctx, coordinator, chunk, per > 1)
 		if err != nil {
 			op := fmt.Sprintf("OffsetFetch for %d group%s", len(chunk), plural(len(chunk)))
-			return out, append(errs, c.dials.requestError(op, coordinator.address, int(coordinator.id), err))
+			return out, append(errs, c.requestError(op, coordinator.address, int(coordinator.id), err))
 		}
 		for id, g := range fetched {
 			switch {

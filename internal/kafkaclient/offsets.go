@@ -144,11 +144,11 @@ func (c *Client) checkLeadersServe(ctx context.Context, byLeader map[leader][]to
 			continue
 		}
 		for l := range byLeader {
-			conn, err := c.brokers.get(ctx, l.address)
+			conn, err := c.brokers.Get(ctx, l.address)
 			if err != nil {
-				return c.dials.requestError(lk.op, l.address, int(l.id), err)
+				return c.requestError(lk.op, l.address, int(l.id), err)
 			}
-			served, _ := conn.version(protocol.ListOffsets)
+			served, _ := conn.Version(protocol.ListOffsets)
 			if err := lk.servedBy(l.address, served); err != nil {
 				return err
 			}
@@ -168,7 +168,7 @@ func (c *Client) collect(ctx context.Context, byLeader map[leader][]topicPartiti
 		select {
 		case <-r.done:
 		case <-ctx.Done():
-			return nil, c.dials.requestError("ListOffsets for "+describePartitions(byLeader[l]), l.address, int(l.id), ctx.Err())
+			return nil, c.requestError("ListOffsets for "+describePartitions(byLeader[l]), l.address, int(l.id), ctx.Err())
 		}
 		for _, tp := range byLeader[l] {
 			po := &PartitionOffsets{Partition: tp.partition}

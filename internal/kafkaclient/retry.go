@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
 )
 
 // The one retry policy of every read: what is retried, how long to wait, when to stop.
@@ -48,8 +50,8 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		if ctx.Err() != nil {
 			return c.timeoutError(err)
 		}
-		if !c.dials.reached() && isConnFailure(err) {
-			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.problems(), Err: err}
+		if !c.dials.Reached() && isConnFailure(err) {
+			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(), Err: err}
 		}
 		if !isRetriable(err) {
 			return err
@@ -75,7 +77,7 @@ func (c *Client) seedError(err error) error {
 }
 
 func (c *Client) bootstrapProblems() string {
-	if p := c.dials.problems(); len(p) > 0 {
+	if p := c.dials.Problems(); len(p) > 0 {
 		return strings.Join(p, "; ")
 	}
 	return "no bootstrap server answered (" + strings.Join(c.cfg.BootstrapServers, ", ") + ")"
@@ -84,9 +86,9 @@ func (c *Client) bootstrapProblems() string {
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
 // the last attempt was still failing on.
 func (c *Client) timeoutError(last error) error {
-	if !c.dials.reached() {
+	if !c.dials.Reached() {
 		return &UnreachableError{
-			Addresses: c.cfg.BootstrapServers, Problems: c.dials.problems(),
+			Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(),
 			TimedOut: true, Timeout: c.cfg.Timeout, Err: last,
 		}
 	}
@@ -151,7 +153,7 @@ func isRetriable(err error) bool {
 // isConnFailure reports a connection that failed or broke: refused, reset, closed, timed out.
 func isConnFailure(err error) bool {
 	var ce *ConnectionError
-	return errors.As(err, &ce) || errors.Is(err, syscall.ECONNREFUSED) || isConnectionLoss(err) || isTimeout(err)
+	return errors.As(err, &ce) || errors.Is(err, syscall.ECONNREFUSED) || broker.IsConnectionLoss(err) || broker.IsTimeout(err)
 }
 
 // firstError picks the error to report: a non-retriable one before a retriable one, so that a

@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"context"
@@ -15,26 +15,27 @@ import (
 	"github.com/segmentio/kafka-go/sasl"
 )
 
-// secureDialer is the Transport's dialer: TCP through the dialLog, then, when TLS is configured,
+// Dialer is the Transport's dialer: TCP through the DialLog, then, when TLS is configured,
 // the TLS handshake, then a kafkaConn that watches the Kafka frames of the connection (see
-// sasl_conn.go).
+// kafka_conn.go).
 //
 // The handshake is done here rather than by kafka-go (whose Transport.TLS is left nil) so that
 // its failure is known with its address and its cause (unknown CA, a plaintext listener, ...)
 // and so that kafka-go moves on to the next bootstrap server when one fails.
-type secureDialer struct {
-	dials    *dialLog
+type Dialer struct {
+	dials    *DialLog
 	tls      *tls.Config
-	sasl     sasl.Mechanism
+	sasl     sasl.Mechanism // nil: no SASL
+	identity string         // who sasl authenticates as, for errors: never a secret
 	clientID string
 }
 
-func newSecureDialer(dials *dialLog, tlsConfig *tls.Config, mechanism sasl.Mechanism, clientID string) *secureDialer {
-	return &secureDialer{dials: dials, tls: tlsConfig, sasl: mechanism, clientID: clientID}
+func NewDialer(dials *DialLog, tlsConfig *tls.Config, mechanism sasl.Mechanism, identity, clientID string) *Dialer {
+	return &Dialer{dials: dials, tls: tlsConfig, sasl: mechanism, identity: identity, clientID: clientID}
 }
 
-// dial is kafka.Transport.Dial.
-func (s *secureDialer) dial(ctx context.Context, network, address string) (net.Conn, error) {
+// Dial connects to address: TCP, then TLS when configured, in a kafkaConn.
+func (s *Dialer) Dial(ctx context.Context, network, address string) (net.Conn, error) {
 	conn, state, err := s.dialTLS(ctx, network, address)
 	if err != nil {
 		return nil, err
@@ -52,7 +53,7 @@ type tlsState struct {
 
 // dialTLS connects and, with TLS configured, completes the handshake within ctx. state is nil
 // for plaintext connections.
-func (s *secureDialer) dialTLS(ctx context.Context, network, address string) (net.Conn, *tlsState, error) {
+func (s *Dialer) dialTLS(ctx context.Context, network, address string) (net.Conn, *tlsState, error) {
 	raw, err := s.dials.dial(ctx, network, address)
 	if err != nil || s.tls == nil {
 		return raw, nil, err
@@ -137,7 +138,7 @@ func classifyHandshake(address, serverName string, err error, answered bool, sta
 		te.Detail = "closed the connection during the TLS handshake without answering it: " +
 			"a TLS/plaintext mismatch, the port is a plaintext listener (PLAINTEXT or SASL_PLAINTEXT) " +
 			"while the provider's tls block turns TLS on"
-	case !answered && (isTimeout(err) || errors.Is(err, context.Canceled)):
+	case !answered && (IsTimeout(err) || errors.Is(err, context.Canceled)):
 		te.Problem = TLSPlaintextListener
 		te.Detail = silentTLSPeer
 	default:

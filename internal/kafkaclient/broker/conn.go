@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"bytes"
@@ -16,15 +16,15 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
-// brokerConn is one long-lived, authenticated connection to one broker, shared by every read of
+// Conn is one long-lived, authenticated connection to one broker, shared by every read of
 // a Client. Requests are written as soon as they are sent (pipelining: the next request does not
 // wait for the previous answer), and one reader goroutine matches the answers to them in order:
 // a broker answers the requests of one connection one at a time, in the order it received them.
 //
 // A connection that fails (closed, reset, an answer that is not Kafka's, a request that outlived
 // its read's deadline without an answer) fails every request still waiting on it and is not used
-// again: the pool (brokers.go) dials a new one for the next request.
-type brokerConn struct {
+// again: the pool (pool.go) dials a new one for the next request.
+type Conn struct {
 	address  string
 	clientID string
 	kc       *kafkaConn                // watches the connection's frames: errors that say what happened
@@ -35,15 +35,15 @@ type brokerConn struct {
 	corr int32      // the last correlation id used; guarded by wmu
 
 	mu    sync.Mutex
-	queue []*call       // written and not yet answered, in the order written
+	queue []*Call       // written and not yet answered, in the order written
 	err   error         // why the connection ended; nil while it is usable
 	srtt  time.Duration // smoothed time from writing a request to its answer (RFC 6298's SRTT)
 
 	readerDone chan struct{}
 }
 
-// call is one request on a brokerConn and, once done is closed, its answer.
-type call struct {
+// call is one request on a Conn and, once done is closed, its answer.
+type Call struct {
 	key     protocol.ApiKey
 	version int16
 	corr    int32
@@ -58,27 +58,27 @@ type call struct {
 var errConnClosed = errors.New("the provider's Kafka client was closed")
 
 // start runs the reader; the connection's handshake is complete.
-func (c *brokerConn) start() {
+func (c *Conn) start() {
 	c.readerDone = make(chan struct{})
 	go c.readLoop()
 }
 
 // alive reports whether the connection can take requests.
-func (c *brokerConn) alive() bool {
+func (c *Conn) alive() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err == nil
 }
 
 // version is the version this connection sends of key, false when the broker does not serve it.
-func (c *brokerConn) version(key protocol.ApiKey) (int16, bool) {
+func (c *Conn) Version(key protocol.ApiKey) (int16, bool) {
 	v, ok := c.versions[key]
 	return v, ok
 }
 
 // send writes msg at once and returns the call to wait on. Sends from several goroutines are
 // written one after the other, never interleaved.
-func (c *brokerConn) send(ctx context.Context, msg protocol.Message) (*call, error) {
+func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	key := msg.ApiKey()
 	v, ok := c.versions[key]
 	if !ok {
@@ -90,7 +90,7 @@ func (c *brokerConn) send(ctx context.Context, msg protocol.Message) (*call, err
 	if err := protocol.WriteRequest(&buf, v, c.corr+1, c.clientID, msg); err != nil {
 		return nil, fmt.Errorf("encoding %s v%d: %w", key, v, err)
 	}
-	cl := &call{key: key, version: v, corr: c.corr + 1, done: make(chan struct{})}
+	cl := &Call{key: key, version: v, corr: c.corr + 1, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
@@ -115,7 +115,7 @@ func (c *brokerConn) send(ctx context.Context, msg protocol.Message) (*call, err
 // time without an answer means a broker that stopped answering (paused, overloaded,
 // partitioned): the connection is dropped, so that the next read dials again instead of
 // queueing behind it.
-func (c *brokerConn) wait(ctx context.Context, cl *call) (protocol.Message, error) {
+func (c *Conn) Wait(ctx context.Context, cl *Call) (protocol.Message, error) {
 	select {
 	case <-cl.done:
 		return cl.msg, cl.err
@@ -133,17 +133,17 @@ func (c *brokerConn) wait(ctx context.Context, cl *call) (protocol.Message, erro
 }
 
 // roundTrip sends msg and waits for its answer.
-func (c *brokerConn) roundTrip(ctx context.Context, msg protocol.Message) (protocol.Message, error) {
-	cl, err := c.send(ctx, msg)
+func (c *Conn) RoundTrip(ctx context.Context, msg protocol.Message) (protocol.Message, error) {
+	cl, err := c.Send(ctx, msg)
 	if err != nil {
 		return nil, err
 	}
-	return c.wait(ctx, cl)
+	return c.Wait(ctx, cl)
 }
 
 // readLoop reads the answers in order until the connection fails or is closed, and gives each
 // to the request it answers.
-func (c *brokerConn) readLoop() {
+func (c *Conn) readLoop() {
 	defer close(c.readerDone)
 	for answered := 0; ; answered++ {
 		frame, err := c.readFrame(answered == 0)
@@ -167,7 +167,7 @@ func (c *brokerConn) readLoop() {
 // anything is read (wire.FrameSizeProblem): a peer's size prefix is never trusted for an
 // allocation beyond wire.MaxResponseFrame, and the buffer grows with the bytes received, not
 // with what the prefix claims. first: no answer has arrived on the connection yet.
-func (c *brokerConn) readFrame(first bool) ([]byte, error) {
+func (c *Conn) readFrame(first bool) ([]byte, error) {
 	var head [4]byte
 	n, err := io.ReadFull(c.pc, head[:])
 	if err != nil {
@@ -191,7 +191,7 @@ func (c *brokerConn) readFrame(first bool) ([]byte, error) {
 
 // next takes the oldest request waiting for an answer (nil when none is) and samples the round
 // trip.
-func (c *brokerConn) next() *call {
+func (c *Conn) next() *Call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.queue) == 0 {
@@ -212,7 +212,7 @@ func (c *brokerConn) next() *call {
 // cannot be trusted any more (an answer to no request, or one that is not Kafka's); cl is then
 // left to the caller. The responses whose types the wire package owns are walked whole before
 // kafka-go decodes them (wire.CheckShape).
-func (c *brokerConn) answer(cl *call, frame []byte) error {
+func (c *Conn) answer(cl *Call, frame []byte) error {
 	if corr := int32(binary.BigEndian.Uint32(frame[4:8])); cl == nil || corr != cl.corr {
 		return &notKafkaError{Address: c.address, What: fmt.Sprintf(
 			"answered with correlation id %d, which no request waiting on the connection has", corr)}
@@ -229,20 +229,20 @@ func (c *brokerConn) answer(cl *call, frame []byte) error {
 }
 
 // roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
-func (c *brokerConn) roundTripTime() time.Duration {
+func (c *Conn) RoundTripTime() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.srtt
 }
 
-func (c *brokerConn) failure() error {
+func (c *Conn) failure() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err
 }
 
 // fail ends the connection with err (the first cause wins) and fails every request waiting.
-func (c *brokerConn) fail(err error) {
+func (c *Conn) fail(err error) {
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
@@ -260,7 +260,7 @@ func (c *brokerConn) fail(err error) {
 }
 
 // close ends the connection and waits for its reader.
-func (c *brokerConn) close() {
+func (c *Conn) close() {
 	c.fail(errConnClosed)
 	if c.readerDone != nil {
 		<-c.readerDone

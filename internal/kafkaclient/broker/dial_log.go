@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
-// dialLog wraps a dialer and remembers, per address, how far the latest connection got. kafka-go
+// DialLog wraps a dialer and remembers, per address, how far the latest connection got. kafka-go
 // reports a silent broker as "context deadline exceeded" and a refused one as a bare dial
 // error; this record is what lets an error say which address failed and how.
-type dialLog struct {
+type DialLog struct {
 	dial0       func(ctx context.Context, network, address string) (net.Conn, error)
 	checkFrames bool
 
@@ -32,13 +32,13 @@ type addrRecord struct {
 	security  string // a TLS failure that explains the address (tls_dial.go), if any
 }
 
-// newDialLog wraps dial. With checkFrames (plaintext connections, where the first bytes read are
+// NewDialLog wraps dial. With checkFrames (plaintext connections, where the first bytes read are
 // Kafka's), a first response that cannot be Kafka's fails the connection at once.
-func newDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool) *dialLog {
-	return &dialLog{dial0: dial, addrs: map[string]*addrRecord{}, kafka: map[string]bool{}, checkFrames: checkFrames}
+func NewDialLog(dial func(ctx context.Context, network, address string) (net.Conn, error), checkFrames bool) *DialLog {
+	return &DialLog{dial0: dial, addrs: map[string]*addrRecord{}, kafka: map[string]bool{}, checkFrames: checkFrames}
 }
 
-func (d *dialLog) record(address string, update func(r *addrRecord)) {
+func (d *DialLog) record(address string, update func(r *addrRecord)) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	r, ok := d.addrs[address]
@@ -49,7 +49,7 @@ func (d *dialLog) record(address string, update func(r *addrRecord)) {
 	update(r)
 }
 
-func (d *dialLog) dial(ctx context.Context, network, address string) (net.Conn, error) {
+func (d *DialLog) dial(ctx context.Context, network, address string) (net.Conn, error) {
 	// The record describes the latest connection to the address: the Client keeps one log for
 	// its whole life, and an address that answered an hour ago may be refusing now.
 	conn, err := d.dial0(ctx, network, address)
@@ -63,7 +63,7 @@ func (d *dialLog) dial(ctx context.Context, network, address string) (net.Conn, 
 
 // markNotKafka records that address answered with something that is not Kafka, even when its
 // first bytes looked plausible.
-func (d *dialLog) markNotKafka(address, what string) {
+func (d *DialLog) markNotKafka(address, what string) {
 	d.record(address, func(r *addrRecord) { r.answered, r.notKafka = false, what })
 }
 
@@ -71,7 +71,7 @@ func (d *dialLog) markNotKafka(address, what string) {
 // connection before any answer.
 type loggedConn struct {
 	net.Conn
-	log        *dialLog
+	log        *DialLog
 	address    string
 	checkFrame bool
 	answered   bool
@@ -93,7 +93,7 @@ func (c *loggedConn) Read(p []byte) (int, error) {
 		}
 		c.answered = true
 		c.log.record(c.address, func(r *addrRecord) { r.answered, r.readErr, r.notKafka = true, nil, "" })
-	case err != nil && !c.answered && isTimeout(err):
+	case err != nil && !c.answered && IsTimeout(err):
 		c.log.record(c.address, func(r *addrRecord) { r.silent = !r.answered })
 	case err != nil && !c.answered && !errors.Is(err, net.ErrClosed):
 		c.log.record(c.address, func(r *addrRecord) {
@@ -110,14 +110,14 @@ func (c *loggedConn) Read(p []byte) (int, error) {
 // answered, a refused connection is most likely a typo in bootstrap_servers, and fails the read
 // at once; once the cluster has answered, the same refusal is a broker restarting, crashing or
 // handing over its leaderships (rolling upgrades, lost hosts), retried until the read's timeout.
-func (d *dialLog) noteKafka(address string) {
+func (d *DialLog) noteKafka(address string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.kafka[address] = true
 }
 
 // reached reports whether any address has answered like Kafka in this process: past first contact.
-func (d *dialLog) reached() bool {
+func (d *DialLog) Reached() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.kafka) > 0
@@ -125,13 +125,13 @@ func (d *dialLog) reached() bool {
 
 // acquaintance says what the process knows of address; id is the broker id the cluster's
 // metadata gives it, -1 for a bootstrap server.
-func (d *dialLog) acquaintance(address string, id int) acquaintance {
+func (d *DialLog) acquaintance(address string, id int) acquaintance {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.acquaintanceLocked(address, id)
 }
 
-func (d *dialLog) acquaintanceLocked(address string, id int) acquaintance {
+func (d *DialLog) acquaintanceLocked(address string, id int) acquaintance {
 	switch {
 	case d.kafka[address]:
 		return answered
@@ -142,7 +142,7 @@ func (d *dialLog) acquaintanceLocked(address string, id int) acquaintance {
 }
 
 // problems describes, one phrase per address, every address that failed, sorted by address.
-func (d *dialLog) problems() []string {
+func (d *DialLog) Problems() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var out []string

@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"encoding/binary"
@@ -9,21 +9,25 @@ import (
 	"github.com/segmentio/kafka-go/protocol"
 )
 
-// kafkaConn sits between a brokerConn and its network connection (above TLS, so it sees Kafka
-// frames in the clear). During the handshake (broker_dial.go) one request is sent at a time and
+// kafkaConn sits between a Conn and its network connection (above TLS, so it sees Kafka
+// frames in the clear). During the handshake (connect.go) one request is sent at a time and
 // its response read before the next: ApiVersions and, with SASL, SaslHandshake and
 // SaslAuthenticate. kafkaConn notes the API key of each request and, for the responses that
 // decide whether the connection is usable, reads the whole frame, decodes it with kafka-go's own
 // decoder and turns a refusal into a *SASLError naming the broker, the mechanism and the
 // identity, with the broker's reason and offered mechanisms that kafka-go would drop. So every
 // read that needs the connection gets that error. Once the handshake is done (pipelined), bytes
-// pass through and the brokerConn reader asks explainPipelined what a failure means.
+// pass through and the Conn reader asks explainPipelined what a failure means.
 //
 // It also bounds the first response of a TLS connection (a plaintext one is bounded by
 // loggedConn), so that a peer that is not Kafka is not read as a frame of hundreds of MiB.
+//
+// Its jobs, one file each: this one follows the request frames written (noteRequest);
+// kafka_conn_frames.go captures the handshake's responses whole; kafka_conn_verdicts.go says what
+// ApiVersions and SASL answers mean; kafka_conn_explain.go says what a failed read or write means.
 type kafkaConn struct {
 	net.Conn
-	s       *secureDialer
+	s       *Dialer
 	address string
 	tls     *tlsState // nil without TLS
 
@@ -40,7 +44,7 @@ type kafkaConn struct {
 	dialDeadline time.Time // the end of kafka-go's connect: bounds the SASL exchange
 	err          error     // the error Read returned: kafka-go reads again after one, and must not block
 
-	// pipelined: the handshake is done; reads and writes pass through (brokerConn frames them),
+	// pipelined: the handshake is done; reads and writes pass through (Conn frames them),
 	// from two goroutines, so the fields above are no longer touched.
 	pipelined bool
 	// firstAnswerPending: no answer has arrived since the handshake (explainPipelined sets it).

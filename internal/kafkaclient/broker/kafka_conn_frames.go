@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func (c *kafkaConn) read(p []byte) (int, error) {
 	c.awaiting = false
 	control := c.lastKey == protocol.SaslHandshake || c.lastKey == protocol.SaslAuthenticate ||
 		c.lastKey == protocol.ApiVersions || (c.requests == 1 && c.tls != nil)
-	if !control && !wire.HasShape(c.lastKey) { // response_shape.go: ListOffsets, ListGroups are checked whole
+	if !control && !wire.HasShape(c.lastKey) { // wire.HasShape: ListOffsets, ListGroups, OffsetFetch are checked whole
 		return c.readCheckedHead(p)
 	}
 	limit := int32(wire.MaxResponseFrame)
@@ -62,7 +62,7 @@ func (c *kafkaConn) read(p []byte) (int, error) {
 }
 
 // readCheckedHead reads the size prefix of a response kafka-go reads itself and checks it
-// (frames.go) before kafka-go sizes a buffer from it.
+// (wire.FrameSizeProblem) before kafka-go sizes a buffer from it.
 func (c *kafkaConn) readCheckedHead(p []byte) (int, error) {
 	var head [4]byte
 	n, err := io.ReadFull(c.Conn, head[:])

@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"bufio"
@@ -126,8 +126,8 @@ func FuzzKafkaConnResponse(f *testing.F) {
 		}
 		defer acctest.NoHang("kafkaConn")()
 		c := &kafkaConn{Conn: &peerConn{resp: resp, chunk: int(chunk)%64 + 1}, address: "broker-1:9092",
-			s: &secureDialer{dials: newDialLog(nil, false), sasl: &identified{
-				Mechanism: plain.Mechanism{Username: "app", Password: fuzzPassword}, identity: `user "app"`}}}
+			s: &Dialer{dials: NewDialLog(nil, false), sasl: plain.Mechanism{Username: "app", Password: fuzzPassword},
+				identity: `user "app"`}}
 		req := binary.BigEndian.AppendUint32(nil, 4)
 		req = binary.BigEndian.AppendUint16(req, uint16(key))
 		req = binary.BigEndian.AppendUint16(req, uint16(v))

@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"context"
@@ -12,12 +12,12 @@ import (
 // services throttle new connections: max.connection.creation.rate, KIP-612). A connection that
 // failed is replaced by a new one at the next request. Reads that need a connection being dialled
 // wait for that dial instead of starting their own.
-type brokers struct {
-	dialer      *secureDialer // TCP, TLS; it also holds the SASL mechanism and the client id
+type Pool struct {
+	dialer      *Dialer // TCP, TLS; it also holds the SASL mechanism and the client id
 	dialTimeout time.Duration
 
 	mu      sync.Mutex
-	conns   map[string]*brokerConn
+	conns   map[string]*Conn
 	dialing map[string]*dialCall
 	closed  bool
 }
@@ -25,18 +25,18 @@ type brokers struct {
 // dialCall is a connect under way; waiters read conn and err once done is closed.
 type dialCall struct {
 	done chan struct{}
-	conn *brokerConn
+	conn *Conn
 	err  error
 }
 
-func newBrokers(dialer *secureDialer, dialTimeout time.Duration) *brokers {
-	return &brokers{dialer: dialer, dialTimeout: dialTimeout, conns: map[string]*brokerConn{}, dialing: map[string]*dialCall{}}
+func NewPool(dialer *Dialer, dialTimeout time.Duration) *Pool {
+	return &Pool{dialer: dialer, dialTimeout: dialTimeout, conns: map[string]*Conn{}, dialing: map[string]*dialCall{}}
 }
 
 // get returns the live connection to address, dialling it if there is none. The dial runs in
 // the first caller's goroutine, bounded by its context; callers that arrive meanwhile share its
 // outcome.
-func (b *brokers) get(ctx context.Context, address string) (*brokerConn, error) {
+func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -80,7 +80,7 @@ func (b *brokers) get(ctx context.Context, address string) (*brokerConn, error) 
 }
 
 // drop closes the connection to address, if any: the next request dials a new one.
-func (b *brokers) drop(address string) {
+func (b *Pool) Drop(address string) {
 	b.mu.Lock()
 	c := b.conns[address]
 	delete(b.conns, address)
@@ -91,22 +91,22 @@ func (b *brokers) drop(address string) {
 }
 
 // roundTripTime is the smoothed round trip to address, 0 when unknown.
-func (b *brokers) roundTripTime(address string) time.Duration {
+func (b *Pool) RoundTripTime(address string) time.Duration {
 	b.mu.Lock()
 	c := b.conns[address]
 	b.mu.Unlock()
 	if c == nil {
 		return 0
 	}
-	return c.roundTripTime()
+	return c.RoundTripTime()
 }
 
 // close ends every connection and waits for their readers; later requests fail.
-func (b *brokers) close() {
+func (b *Pool) Close() {
 	b.mu.Lock()
 	b.closed = true
 	conns := b.conns
-	b.conns = map[string]*brokerConn{}
+	b.conns = map[string]*Conn{}
 	b.mu.Unlock()
 	for _, c := range conns {
 		c.close()

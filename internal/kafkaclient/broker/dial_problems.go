@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"context"
@@ -9,11 +9,9 @@ import (
 	"os"
 	"strings"
 	"syscall"
-
-	"github.com/segmentio/kafka-go"
 )
 
-// What a failed connection means, in words, from what the dialLog saw of its address: the
+// What a failed connection means, in words, from what the DialLog saw of its address: the
 // errors that name the broker, say how far the connection got, and what to check.
 
 // acquaintance is what the process knows of an address when one of its connections fails: it
@@ -67,13 +65,13 @@ func describeDialError(err error) string {
 		return "connection refused (nothing listens on that port)"
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
 		return "host or network unreachable"
-	case isTimeout(err):
+	case IsTimeout(err):
 		return "TCP connection timed out (a firewall dropping packets, or a wrong host?)"
 	}
 	return strings.TrimPrefix(err.Error(), "dial tcp ")
 }
 
-func isTimeout(err error) bool {
+func IsTimeout(err error) bool {
 	var ne net.Error
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) ||
 		(errors.As(err, &ne) && ne.Timeout())
@@ -81,29 +79,15 @@ func isTimeout(err error) bool {
 
 // isConnectionLoss reports errors that mean "the connection broke mid-request": worth a retry on
 // a new connection.
-func isConnectionLoss(err error) bool {
+func IsConnectionLoss(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
 		errors.Is(err, net.ErrClosed)
 }
 
-// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
-// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
-// pass through: they say what to fix.
-func (d *dialLog) requestError(op, address string, id int, err error) error {
-	var code kafka.Error
-	switch {
-	case configFailure(err) != nil:
-		return err
-	case errors.As(err, &code):
-		return &BrokerError{Op: op, Partition: -1, Code: ErrorCode(code), Broker: describeBroker(address, id)}
-	}
-	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Problem: d.describe(address, id, err), Err: err}
-}
-
-// describe says what happened on the way to address, from what this read's connections saw and
+// Describe says what happened on the way to address, from what this read's connections saw and
 // whether the address answered earlier in the process.
-func (d *dialLog) describe(address string, id int, err error) string {
+func (d *DialLog) Describe(address string, id int, err error) string {
 	if address == "" {
 		return plainError(err)
 	}
@@ -120,7 +104,7 @@ func (d *dialLog) describe(address string, id int, err error) string {
 	}
 	var op *net.OpError
 	switch {
-	case known == answered && isTimeout(err):
+	case known == answered && IsTimeout(err):
 		return "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
 	case known == named && errors.As(err, &op) && op.Op == "dial":
 		return describeDialError(err) + "; the cluster's metadata names it as a broker (restarting or down; if it " +
@@ -135,38 +119,10 @@ func plainError(err error) string {
 	switch {
 	case errors.As(err, &op) && op.Op == "dial":
 		return describeDialError(err)
-	case isTimeout(err) || errors.Is(err, context.Canceled):
+	case IsTimeout(err) || errors.Is(err, context.Canceled):
 		return "did not answer in time"
-	case isConnectionLoss(err):
+	case IsConnectionLoss(err):
 		return "closed the connection before answering (a broker shutting down or restarting)"
 	}
 	return "failed: " + strings.TrimPrefix(err.Error(), "kafka.(*Client).Metadata: ")
-}
-
-// describeBroker names a broker for errors: "broker 2 (127.0.0.1:9092)", or the bare address of
-// a bootstrap server.
-func describeBroker(address string, id int) string {
-	if id < 0 || address == "" {
-		return address
-	}
-	return fmt.Sprintf("broker %d (%s)", id, address)
-}
-
-// configFailure returns the TLS, SASL or version error in err, if any: failures that the
-// configuration must fix, reported as they are.
-func configFailure(err error) error {
-	var (
-		tlsErr *TLSError
-		sasl   *SASLError
-		unsup  *UnsupportedError
-	)
-	switch {
-	case errors.As(err, &tlsErr):
-		return tlsErr
-	case errors.As(err, &sasl):
-		return sasl
-	case errors.As(err, &unsup):
-		return unsup
-	}
-	return nil
 }

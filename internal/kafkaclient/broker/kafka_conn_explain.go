@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func (c *kafkaConn) explain(err error, atResponseStart bool) error {
 	return err
 }
 
-// explainPipelined explains a read error after the handshake, from the brokerConn reader.
+// explainPipelined explains a read error after the handshake, from the Conn reader.
 // atResponseStart: nothing of the awaited answer was read; first: no answer has arrived since
 // the handshake (a SASL listener drops a client that skips authentication at its first request).
 func (c *kafkaConn) explainPipelined(err error, atResponseStart, first bool) error {
@@ -53,7 +53,7 @@ func (c *kafkaConn) explainPipelined(err error, atResponseStart, first bool) err
 // probeSASL opens one more connection to address and sends a SaslHandshake (v1) to learn
 // whether the listener uses SASL and which mechanisms it enables. ok is false when it does not
 // use SASL or the probe failed.
-func (s *secureDialer) probeSASL(address string, deadline time.Time) (offered []string, ok bool) {
+func (s *Dialer) probeSASL(address string, deadline time.Time) (offered []string, ok bool) {
 	if limit := time.Now().Add(3 * time.Second); deadline.IsZero() || deadline.After(limit) {
 		deadline = limit
 	}
@@ -65,7 +65,7 @@ func (s *secureDialer) probeSASL(address string, deadline time.Time) (offered []
 	}
 	defer func() { _ = conn.Close() }()
 	_ = conn.SetDeadline(deadline)
-	msg, err := wire.RoundTripChecked(conn, s.clientID, 1, &saslhandshake.Request{Mechanism: "PLAIN"}) // response_shape.go
+	msg, err := wire.RoundTripChecked(conn, s.clientID, 1, &saslhandshake.Request{Mechanism: "PLAIN"}) // checked whole (wire.CheckShape)
 	if err != nil {
 		return nil, false
 	}

@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"bytes"
@@ -11,8 +11,8 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
-// check decodes a captured response: ApiVersions is checked in full (frames.go), the responses
-// with a shape (response_shape.go) are walked before kafka-go decodes them, and a SASL refusal
+// check decodes a captured response: ApiVersions is checked in full (wire.CheckApiVersions), the responses
+// with a shape (wire.CheckShape) are walked before kafka-go decodes them, and a SASL refusal
 // becomes a *SASLError.
 func (c *kafkaConn) check(frame []byte) error {
 	if problem := wire.CheckShape(c.lastKey, c.lastVer, frame); problem != "" {
@@ -58,7 +58,7 @@ func (c *kafkaConn) saslError(p SASLProblem, err error) *SASLError {
 	e := &SASLError{Address: c.address, Problem: p, Err: err}
 	if c.s.sasl != nil {
 		e.Mechanism = c.s.sasl.Name()
-		e.Identity = identityOf(c.s.sasl)
+		e.Identity = c.s.identity
 	}
 	return e
 }
