@@ -89,70 +89,78 @@ func (e *GroupNotFoundError) Error() string {
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-
-	var (
-		out       GroupOffsets
-		committed map[string]map[int]int64
-		live      bool
-		doubtedAt time.Time // when the group first seemed not to exist
-	)
-	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
-		if err := c.groupMayExist(ctx, req.GroupID, notBefore, believe); err != nil {
-			return err
-		}
-		// Asked once per attempt: NOT_COORDINATOR and a refused connection mean it moved.
-		coordinator, err := c.findCoordinator(ctx, req.GroupID)
-		if err != nil {
-			return err
-		}
-		if out.State, live, err = c.describeGroup(ctx, coordinator, req.GroupID); err != nil {
-			return err
-		}
-		if committed, err = c.fetchCommitted(ctx, coordinator, req.GroupID); err != nil {
-			return err
-		}
-		if !live && len(committed) == 0 {
-			// A coordinator that has just taken the group over (its broker restarted) can answer
-			// for a moment as if the group did not exist (Kafka 4.4, measured in the chaos tests:
-			// up to a few hundred milliseconds). "Not found" is believed once the attempts, each
-			// with the coordinator looked up again and a new connection to it, have said so for
-			// groupDoubt.
-			if doubtedAt.IsZero() {
-				doubtedAt = time.Now()
-			}
-			if time.Since(doubtedAt) < groupDoubt {
-				c.brokers.Drop(coordinator.address)
-				return errGroupNotConfirmed
-			}
-		}
-		return nil
-	})
+	r := &groupRead{c: c, group: req.GroupID}
+	err := c.withRetries(ctx, func(notBefore, believe time.Time) error { return r.attempt(ctx, notBefore, believe) })
 	if errors.Is(err, errNoGroups) {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: "Dead", NoGroups: true}
 	}
 	if err != nil {
 		return GroupOffsets{}, err
 	}
-	if !live && len(committed) == 0 {
-		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: out.State}
+	if !r.live && len(r.committed) == 0 {
+		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state}
 	}
-
+	out := GroupOffsets{State: r.state}
 	topics := req.Topics
 	if topics == nil {
-		for t := range committed {
+		for t := range r.committed {
 			topics = append(topics, t)
 		}
 	}
 	slices.Sort(topics)
 	topics = slices.Compact(topics)
 	for _, topic := range topics {
-		partitions, err := c.topicLag(ctx, req, topic, committed[topic])
+		partitions, err := c.topicLag(ctx, req, topic, r.committed[topic])
 		if err != nil {
 			return GroupOffsets{}, err
 		}
 		out.Partitions = append(out.Partitions, partitions...)
 	}
 	return out, nil
+}
+
+// groupRead is what the attempts of one GroupOffsets read learn of the group.
+type groupRead struct {
+	c         *Client
+	group     string
+	state     string
+	live      bool // the coordinator says the group has members
+	committed map[string]map[int]int64
+	doubtedAt time.Time // when the group first seemed not to exist
+}
+
+// attempt is one try of withRetries: find the coordinator, the group's state and its commits.
+func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) error {
+	c := r.c
+	if err := c.groupMayExist(ctx, r.group, notBefore, believe); err != nil {
+		return err
+	}
+	// Asked once per attempt: NOT_COORDINATOR and a refused connection mean it moved.
+	coordinator, err := c.findCoordinator(ctx, r.group)
+	if err != nil {
+		return err
+	}
+	if r.state, r.live, err = c.describeGroup(ctx, coordinator, r.group); err != nil {
+		return err
+	}
+	if r.committed, err = c.fetchCommitted(ctx, coordinator, r.group); err != nil {
+		return err
+	}
+	if !r.live && len(r.committed) == 0 {
+		// A coordinator that has just taken the group over (its broker restarted) can answer
+		// for a moment as if the group did not exist (Kafka 4.4, measured in the chaos tests:
+		// up to a few hundred milliseconds). "Not found" is believed once the attempts, each
+		// with the coordinator looked up again and a new connection to it, have said so for
+		// groupDoubt.
+		if r.doubtedAt.IsZero() {
+			r.doubtedAt = time.Now()
+		}
+		if time.Since(r.doubtedAt) < groupDoubt {
+			c.brokers.Drop(coordinator.address)
+			return errGroupNotConfirmed
+		}
+	}
+	return nil
 }
 
 // topicLag reads one topic's offsets (earliest and latest: the earliest decides whether a commit

@@ -143,19 +143,8 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 // asked again with fresh metadata, then left out.
 func selectCommits(md *clusterMetadata, topics []string, committed map[string][]wire.OffsetFetchResponseTopic, fresh bool,
 ) (commits map[string]map[topicPartition]int64, leaders map[topicPartition]leader, err error) {
-	var filter map[string]bool
-	if topics != nil {
-		filter = map[string]bool{}
-		for _, t := range topics {
-			filter[t] = true
-		}
-	}
-	byName := map[string]*clusterTopic{}
-	for i := range md.topics {
-		if md.topics[i].code == 0 {
-			byName[md.topics[i].name] = &md.topics[i]
-		}
-	}
+	filter := topicSet(topics)
+	byName := md.byName()
 	commits = map[string]map[topicPartition]int64{} // by group
 	leaders = map[topicPartition]leader{}
 	for id, topics := range committed {
@@ -188,6 +177,18 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 		}
 	}
 	return commits, leaders, nil
+}
+
+// topicSet is topics as a set; nil for nil (every topic).
+func topicSet(topics []string) map[string]bool {
+	if topics == nil {
+		return nil
+	}
+	set := make(map[string]bool, len(topics))
+	for _, t := range topics {
+		set[t] = true
+	}
+	return set
 }
 
 // groupSummary is one group's summary from its commits and the latest offsets.

@@ -193,6 +193,17 @@ func (t *clusterTopic) partitionOK(partition int32) (partitionMetadata, bool) {
 	return p, ok
 }
 
+// byName indexes the topics that exist (no error code) by name.
+func (md *clusterMetadata) byName() map[string]*clusterTopic {
+	out := map[string]*clusterTopic{}
+	for i := range md.topics {
+		if md.topics[i].code == 0 {
+			out[md.topics[i].name] = &md.topics[i]
+		}
+	}
+	return out
+}
+
 // leaderOf is the leader of a partition, or the *BrokerError saying it has none.
 func (md *clusterMetadata) leaderOf(t *clusterTopic, partition int32) (leader, error) {
 	p := t.partitions[partition]
