@@ -60,23 +60,31 @@ func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
 	b.mu.Unlock()
 
 	conn, err := b.connect(ctx, address)
-
-	b.mu.Lock()
-	delete(b.dialing, address)
-	if err == nil && b.closed {
-		conn.close()
-		conn, err = nil, errConnClosed
+	conn, old, err := b.keep(address, conn, err)
+	if old != nil {
+		defer old.close() // failed already; its reader is ending
 	}
-	if err == nil {
-		if old := b.conns[address]; old != nil {
-			defer old.close() // failed already; its reader is ending
-		}
-		b.conns[address] = conn
-	}
-	b.mu.Unlock()
 	d.conn, d.err = conn, err
 	close(d.done)
 	return conn, err
+}
+
+// keep ends the dial to address: a new connection takes the place of the failed one (old, for
+// the caller to close), unless the pool was closed meanwhile.
+func (b *Pool) keep(address string, conn *Conn, err error) (kept, old *Conn, _ error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.dialing, address)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.closed {
+		conn.close()
+		return nil, nil, errConnClosed
+	}
+	old = b.conns[address]
+	b.conns[address] = conn
+	return conn, old, nil
 }
 
 // drop closes the connection to address, if any: the next request dials a new one.
