@@ -113,6 +113,18 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 		default:
 		}
 	}
+	r.add(ctx, partitions, keys)
+	if !q.busy {
+		q.busy = true
+		c.wg.Add(1)
+		go c.flush(q)
+	}
+	return r
+}
+
+// add asks for every lookup key of partitions in r (once per partition and key, whoever asked
+// first), and lets r wait as long as the read's deadline.
+func (r *round) add(ctx context.Context, partitions []topicPartition, keys []lookupKey) {
 	for _, k := range keys {
 		m := r.asks[k]
 		if m == nil {
@@ -129,12 +141,6 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 	if d, ok := ctx.Deadline(); ok && d.After(r.deadline) {
 		r.deadline = d
 	}
-	if !q.busy {
-		q.busy = true
-		c.wg.Add(1)
-		go c.flush(q)
-	}
-	return r
 }
 
 // flush sends q's rounds one after the other until none is pending, each once it has lingered.
@@ -200,14 +206,7 @@ func (c *Client) linger(q *leaderQueue) {
 func (c *Client) send(l leader, r *round) {
 	ctx, cancel := context.WithDeadline(c.life, r.deadline)
 	defer cancel()
-	keys := make([]lookupKey, 0, len(r.asks))
-	for k := range r.asks {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b lookupKey) int {
-		return cmp.Or(cmp.Compare(lookupOf(a.timestamp).order, lookupOf(b.timestamp).order),
-			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
-	})
+	keys := r.keys()
 	conn, err := c.brokers.Get(ctx, l.address)
 	if err != nil {
 		for _, k := range keys {
@@ -237,6 +236,20 @@ func (c *Client) send(l leader, r *round) {
 		}
 		record(l, k, r.asks[k], res)
 	}
+}
+
+// keys are the lookup keys of r in the order they are sent (lookup.order), then by timestamp and
+// isolation level.
+func (r *round) keys() []lookupKey {
+	keys := make([]lookupKey, 0, len(r.asks))
+	for k := range r.asks {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b lookupKey) int {
+		return cmp.Or(cmp.Compare(lookupOf(a.timestamp).order, lookupOf(b.timestamp).order),
+			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
+	})
+	return keys
 }
 
 // listOffsetsFor is the request of one lookup key: every partition asked, by topic.

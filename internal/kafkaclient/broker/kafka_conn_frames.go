@@ -20,9 +20,7 @@ import (
 
 func (c *kafkaConn) read(p []byte) (int, error) {
 	if len(c.rbuf) > 0 {
-		n := copy(p, c.rbuf)
-		c.rbuf = c.rbuf[n:]
-		return n, nil
+		return c.serve(p), nil
 	}
 	if !c.awaiting {
 		n, err := c.Conn.Read(p)
@@ -38,17 +36,7 @@ func (c *kafkaConn) read(p []byte) (int, error) {
 	if !control && !wire.HasShape(c.lastKey) { // wire.HasShape: ListOffsets, ListGroups, OffsetFetch are checked whole
 		return c.readCheckedHead(p)
 	}
-	limit := int32(wire.MaxResponseFrame)
-	if control {
-		limit = wire.MaxFirstFrame
-	}
-	if control && c.readDeadline.IsZero() && !c.dialDeadline.IsZero() {
-		// kafka-go clears the connection's deadline before the SASL exchange: bound it by the
-		// end of the connect, so that a broker that never answers cannot hold this read forever.
-		_ = c.Conn.SetReadDeadline(c.dialDeadline)
-		defer func() { _ = c.Conn.SetReadDeadline(time.Time{}) }()
-	}
-	frame, err := c.readFrame(limit)
+	frame, err := c.captureFrame(control)
 	if err != nil {
 		return 0, err
 	}
@@ -56,9 +44,30 @@ func (c *kafkaConn) read(p []byte) (int, error) {
 		return 0, err
 	}
 	c.rbuf = frame
+	return c.serve(p), nil
+}
+
+// serve copies the captured frame's next bytes into p.
+func (c *kafkaConn) serve(p []byte) int {
 	n := copy(p, c.rbuf)
 	c.rbuf = c.rbuf[n:]
-	return n, nil
+	return n
+}
+
+// captureFrame reads the awaited response whole: a control response (the handshake's) of at
+// most wire.MaxFirstFrame bytes within the connect's deadline, another of at most
+// wire.MaxResponseFrame bytes.
+func (c *kafkaConn) captureFrame(control bool) ([]byte, error) {
+	if !control {
+		return c.readFrame(wire.MaxResponseFrame)
+	}
+	if c.readDeadline.IsZero() && !c.dialDeadline.IsZero() {
+		// kafka-go clears the connection's deadline before the SASL exchange: bound it by the
+		// end of the connect, so that a broker that never answers cannot hold this read forever.
+		_ = c.Conn.SetReadDeadline(c.dialDeadline)
+		defer func() { _ = c.Conn.SetReadDeadline(time.Time{}) }()
+	}
+	return c.readFrame(wire.MaxFirstFrame)
 }
 
 // readCheckedHead reads the size prefix of a response kafka-go reads itself and checks it
@@ -73,9 +82,7 @@ func (c *kafkaConn) readCheckedHead(p []byte) (int, error) {
 		return 0, err
 	}
 	c.rbuf = head[:]
-	n = copy(p, c.rbuf)
-	c.rbuf = c.rbuf[n:]
-	return n, nil
+	return c.serve(p), nil
 }
 
 // readFrame reads one whole response frame of at most limit bytes, size prefix included. The
