@@ -42,7 +42,7 @@ type Conn struct {
 	readerDone chan struct{}
 }
 
-// call is one request on a Conn and, once done is closed, its answer.
+// Call is one request on a Conn and, once done is closed, its answer.
 type Call struct {
 	key     protocol.ApiKey
 	version int16
@@ -70,13 +70,13 @@ func (c *Conn) alive() bool {
 	return c.err == nil
 }
 
-// version is the version this connection sends of key, false when the broker does not serve it.
+// Version is the version this connection sends of key, false when the broker does not serve it.
 func (c *Conn) Version(key protocol.ApiKey) (int16, bool) {
 	v, ok := c.versions[key]
 	return v, ok
 }
 
-// send writes msg at once and returns the call to wait on. Sends from several goroutines are
+// Send writes msg at once and returns the call to wait on. Sends from several goroutines are
 // written one after the other, never interleaved.
 func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	key := msg.ApiKey()
@@ -111,7 +111,7 @@ func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	return cl, nil
 }
 
-// wait returns the answer to cl, or gives up when ctx ends. A request whose read ran out of
+// Wait returns the answer to cl, or gives up when ctx ends. A request whose read ran out of
 // time without an answer means a broker that stopped answering (paused, overloaded,
 // partitioned): the connection is dropped, so that the next read dials again instead of
 // queueing behind it.
@@ -132,7 +132,7 @@ func (c *Conn) Wait(ctx context.Context, cl *Call) (protocol.Message, error) {
 	return nil, ctx.Err()
 }
 
-// roundTrip sends msg and waits for its answer.
+// RoundTrip sends msg and waits for its answer.
 func (c *Conn) RoundTrip(ctx context.Context, msg protocol.Message) (protocol.Message, error) {
 	cl, err := c.Send(ctx, msg)
 	if err != nil {
@@ -228,7 +228,7 @@ func (c *Conn) answer(cl *Call, frame []byte) error {
 	return nil
 }
 
-// roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
+// RoundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
 func (c *Conn) RoundTripTime() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()

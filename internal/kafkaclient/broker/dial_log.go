@@ -116,7 +116,7 @@ func (d *DialLog) noteKafka(address string) {
 	d.kafka[address] = true
 }
 
-// reached reports whether any address has answered like Kafka in this process: past first contact.
+// Reached reports whether any address has answered like Kafka in this process: past first contact.
 func (d *DialLog) Reached() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -141,7 +141,7 @@ func (d *DialLog) acquaintanceLocked(address string, id int) acquaintance {
 	return stranger
 }
 
-// problems describes, one phrase per address, every address that failed, sorted by address.
+// Problems describes, one phrase per address, every address that failed, sorted by address.
 func (d *DialLog) Problems() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -71,13 +71,15 @@ func describeDialError(err error) string {
 	return strings.TrimPrefix(err.Error(), "dial tcp ")
 }
 
+// IsTimeout reports an error that means time ran out: the context's, a deadline of the
+// connection, or the network's own timeout.
 func IsTimeout(err error) bool {
 	var ne net.Error
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) ||
 		(errors.As(err, &ne) && ne.Timeout())
 }
 
-// isConnectionLoss reports errors that mean "the connection broke mid-request": worth a retry on
+// IsConnectionLoss reports errors that mean "the connection broke mid-request": worth a retry on
 // a new connection.
 func IsConnectionLoss(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// brokers holds the Client's connections: at most one per broker address, dialled when a request
+// Pool holds the Client's connections: at most one per broker address, dialled when a request
 // first needs it and kept for the life of the Client, so that a plan of hundreds of data sources
 // costs one TCP connect, one TLS handshake and one SASL login per broker (brokers and managed
 // services throttle new connections: max.connection.creation.rate, KIP-612). A connection that
@@ -29,11 +29,13 @@ type dialCall struct {
 	err  error
 }
 
+// NewPool returns an empty pool whose connections are dialled by dialer, each connect bounded
+// by dialTimeout.
 func NewPool(dialer *Dialer, dialTimeout time.Duration) *Pool {
 	return &Pool{dialer: dialer, dialTimeout: dialTimeout, conns: map[string]*Conn{}, dialing: map[string]*dialCall{}}
 }
 
-// get returns the live connection to address, dialling it if there is none. The dial runs in
+// Get returns the live connection to address, dialling it if there is none. The dial runs in
 // the first caller's goroutine, bounded by its context; callers that arrive meanwhile share its
 // outcome.
 func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
@@ -87,7 +89,7 @@ func (b *Pool) keep(address string, conn *Conn, err error) (kept, old *Conn, _ e
 	return conn, old, nil
 }
 
-// drop closes the connection to address, if any: the next request dials a new one.
+// Drop closes the connection to address, if any: the next request dials a new one.
 func (b *Pool) Drop(address string) {
 	b.mu.Lock()
 	c := b.conns[address]
@@ -98,7 +100,7 @@ func (b *Pool) Drop(address string) {
 	}
 }
 
-// roundTripTime is the smoothed round trip to address, 0 when unknown.
+// RoundTripTime is the smoothed round trip to address, 0 when unknown.
 func (b *Pool) RoundTripTime(address string) time.Duration {
 	b.mu.Lock()
 	c := b.conns[address]
@@ -109,7 +111,7 @@ func (b *Pool) RoundTripTime(address string) time.Duration {
 	return c.RoundTripTime()
 }
 
-// close ends every connection and waits for their readers; later requests fail.
+// Close ends every connection and waits for their readers; later requests fail.
 func (b *Pool) Close() {
 	b.mu.Lock()
 	b.closed = true

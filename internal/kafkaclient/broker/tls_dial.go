@@ -24,6 +24,8 @@ type Dialer struct {
 	clientID string
 }
 
+// NewDialer returns a dialer through dials, with TLS when tlsConfig is set and SASL when
+// mechanism is (identity names who it authenticates as, for errors).
 func NewDialer(dials *DialLog, tlsConfig *tls.Config, mechanism sasl.Mechanism, identity, clientID string) *Dialer {
 	return &Dialer{dials: dials, tls: tlsConfig, sasl: mechanism, identity: identity, clientID: clientID}
 }
