@@ -43,25 +43,17 @@ func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the probes still under way
 
-	type result struct {
-		address string
-		err     error
-	}
-	results := make(chan result, len(servers))
-	next, pending := 0, 0
-	startNext := func() {
-		address := servers[next]
-		next++
-		pending++
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			_, err := c.brokers.Get(ctx, address)
-			results <- result{address, err}
-		}()
-	}
+	results := make(chan probeResult, len(servers))
 	timer := time.NewTimer(raceDelay)
 	defer timer.Stop()
+	next, pending := 0, 0
+	startNext := func() {
+		if next < len(servers) {
+			c.probe(ctx, servers[next], results)
+			next, pending = next+1, pending+1
+			timer.Reset(raceDelay)
+		}
+	}
 	startNext()
 	var errs []error
 	for pending > 0 {
@@ -72,20 +64,30 @@ func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
 				return r.address, nil
 			}
 			errs = append(errs, r.err)
-			if next < len(servers) {
-				startNext()
-				timer.Reset(raceDelay)
-			}
+			startNext()
 		case <-timer.C:
-			if next < len(servers) {
-				startNext()
-				timer.Reset(raceDelay)
-			}
+			startNext()
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
 	}
 	return "", errors.Join(errs...)
+}
+
+// probeResult is how one bootstrap server's connect ended.
+type probeResult struct {
+	address string
+	err     error
+}
+
+// probe connects to address in a goroutine of the Client and sends the outcome to results.
+func (c *Client) probe(ctx context.Context, address string, results chan<- probeResult) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		_, err := c.brokers.Get(ctx, address)
+		results <- probeResult{address, err}
+	}()
 }
 
 // currentSeed is the bootstrap server to ask for metadata, "" when none is chosen.
