@@ -5,16 +5,10 @@ import "github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/b
 // The errors of the brokers layer (internal/kafkaclient/broker) under the names callers of this
 // package use: what a failed TLS handshake, SASL login or too old a broker means.
 type (
-	// TLSError: the TLS handshake with one broker failed, or the broker ended a TLS connection
-	// for a TLS reason.
-	TLSError = broker.TLSError
-	// TLSProblem is the kind of TLS failure.
-	TLSProblem = broker.TLSProblem
-	// SASLError: SASL authentication with one broker failed. It never holds a secret.
-	SASLError = broker.SASLError
-	// SASLProblem is the kind of SASL failure.
-	SASLProblem = broker.SASLProblem
-	// UnsupportedError: the broker is too old for what was asked.
+	TLSError         = broker.TLSError
+	TLSProblem       = broker.TLSProblem
+	SASLError        = broker.SASLError
+	SASLProblem      = broker.SASLProblem
 	UnsupportedError = broker.UnsupportedError
 )
 
