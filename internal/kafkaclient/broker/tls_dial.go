@@ -9,13 +9,10 @@ import (
 	"github.com/segmentio/kafka-go/sasl"
 )
 
-// Dialer is the Transport's dialer: TCP through the DialLog, then, when TLS is configured,
+// Dialer opens the Pool's connections: TCP through the DialLog, then, when TLS is configured,
 // the TLS handshake, then a kafkaConn that watches the Kafka frames of the connection (see
-// kafka_conn.go).
-//
-// The handshake is done here rather than by kafka-go (whose Transport.TLS is left nil) so that
-// its failure is known with its address and its cause (unknown CA, a plaintext listener, ...)
-// and so that kafka-go moves on to the next bootstrap server when one fails.
+// kafka_conn.go). The TLS handshake is done here, on its own, so that its failure is known with
+// its address and its cause (unknown CA, a plaintext listener, ...).
 type Dialer struct {
 	dials    *DialLog
 	tls      *tls.Config
