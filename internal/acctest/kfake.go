@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"testing"
 
@@ -91,4 +92,24 @@ func AnswerListOffsets(c *kfake.Cluster, n int, answer func(rp kmsg.ListOffsetsR
 // ErrorCode is an AnswerListOffsets answer: code for every partition.
 func ErrorCode(code int16) func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
 	return func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) { return code, -1 }
+}
+
+// CountRequests counts every request c receives, by API key, without handling any (the request
+// goes on to kfake's own handler or to a ControlKey installed later). The returned func gives a
+// copy of the counts so far.
+func CountRequests(c *kfake.Cluster) func() map[int16]int {
+	var mu sync.Mutex
+	counts := map[int16]int{}
+	c.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		mu.Lock()
+		counts[req.Key()]++
+		mu.Unlock()
+		return nil, nil, false
+	})
+	return func() map[int16]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(counts)
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // FuzzCheckBootstrapServer: CheckBootstrapServer accepts exactly what net.SplitHostPort splits
@@ -29,7 +31,7 @@ func FuzzCheckBootstrapServer(f *testing.F) {
 			t.Fatalf("CheckBootstrapServer(%q) = %v; an independent check says valid = %v", s, err, want)
 		}
 		if err != nil {
-			if r := controlRune(err.Error()); r >= 0 {
+			if r := acctest.ControlRune(err.Error()); r >= 0 {
 				t.Fatalf("error for %q holds the control character %U: %q", s, r, err.Error())
 			}
 		}

@@ -21,14 +21,14 @@ func (c *Client) seedAddr(ctx context.Context) (string, error) {
 	if len(c.cfg.BootstrapServers) == 1 {
 		return c.cfg.BootstrapServers[0], nil
 	}
-	if s := c.contacts.currentSeed(); s != "" {
+	if s := c.cluster.currentSeed(); s != "" {
 		return s, nil
 	}
 	s, err := c.raceBootstrap(ctx)
 	if err != nil {
 		return "", err
 	}
-	c.contacts.setSeed(s)
+	c.cluster.setSeed(s)
 	return s, nil
 }
 
@@ -43,25 +43,17 @@ func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the probes still under way
 
-	type result struct {
-		address string
-		err     error
-	}
-	results := make(chan result, len(servers))
-	next, pending := 0, 0
-	startNext := func() {
-		address := servers[next]
-		next++
-		pending++
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			_, err := c.brokers.get(ctx, address)
-			results <- result{address, err}
-		}()
-	}
+	results := make(chan probeResult, len(servers))
 	timer := time.NewTimer(raceDelay)
 	defer timer.Stop()
+	next, pending := 0, 0
+	startNext := func() {
+		if next < len(servers) {
+			c.probe(ctx, servers[next], results)
+			next, pending = next+1, pending+1
+			timer.Reset(raceDelay)
+		}
+	}
 	startNext()
 	var errs []error
 	for pending > 0 {
@@ -72,18 +64,51 @@ func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
 				return r.address, nil
 			}
 			errs = append(errs, r.err)
-			if next < len(servers) {
-				startNext()
-				timer.Reset(raceDelay)
-			}
+			startNext()
 		case <-timer.C:
-			if next < len(servers) {
-				startNext()
-				timer.Reset(raceDelay)
-			}
+			startNext()
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
 	}
 	return "", errors.Join(errs...)
+}
+
+// probeResult is how one bootstrap server's connect ended.
+type probeResult struct {
+	address string
+	err     error
+}
+
+// probe connects to address in a goroutine of the Client and sends the outcome to results.
+func (c *Client) probe(ctx context.Context, address string, results chan<- probeResult) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		_, err := c.brokers.Get(ctx, address)
+		results <- probeResult{address, err}
+	}()
+}
+
+// currentSeed is the bootstrap server to ask for metadata, "" when none is chosen.
+func (v *clusterView) currentSeed() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.seed
+}
+
+func (v *clusterView) setSeed(address string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.seed = address
+}
+
+// dropSeed forgets the seed if it is still address, so that the next attempt races the
+// bootstrap servers again.
+func (v *clusterView) dropSeed(address string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.seed == address {
+		v.seed = ""
+	}
 }

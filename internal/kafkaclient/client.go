@@ -1,10 +1,3 @@
-// Package kafkaclient reads offsets from Apache Kafka with kafka-go's protocol types over its own
-// connections: one per broker for the life of the Client, requests pipelined and coalesced.
-//
-// It knows nothing about Terraform: plain Go values in, plain Go values and typed errors out
-// (see errors.go). It only reads: it sends Metadata requests that never allow topic
-// auto-creation, ListOffsets requests and the group reads of groups.go; it never uses kafka-go's
-// Conn/Dial* API, which can auto-create topics and loop until its context ends.
 package kafkaclient
 
 import (
@@ -14,6 +7,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
 )
 
 // DefaultTimeout bounds one read (dial, metadata, retries and all) when Config.Timeout is zero.
@@ -35,27 +30,15 @@ type Config struct {
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
-// Client is one provider's connection to one cluster, safe for concurrent reads. It is built in
-// layers, each knowing only the ones below it:
-//
-//   - wire: kafka-go's protocol types, and ours where kafka-go stops (listoffsets.go,
-//     listgroups.go), with the checks of what a peer sends (frames.go);
-//   - brokers: one long-lived, pipelined connection per broker (brokers.go, broker_conn.go,
-//     broker_dial.go: TCP, TLS, ApiVersions, SASL; dial.go, tls_dial.go, sasl_conn.go: what a
-//     failure means);
-//   - cluster view: metadata cached per topic, refreshed when an answer says it is stale
-//     (metadata.go), the bootstrap race (bootstrap.go), and the one retry policy (retry.go,
-//     contacts.go);
-//   - reads: offsets, coalesced into one ListOffsets request per leader and lookup
-//     (offsets.go, coalesce.go), and consumer groups (groups.go).
+// Client is one provider's connection to one cluster, safe for concurrent reads. Its fields are
+// the layers of the package (see the package comment), bottom-up.
 type Client struct {
 	cfg Config
 
-	contacts *contacts // what this process has seen of the cluster: first contact or not, the seed
-	dials    *dialLog  // how far the latest connection to each address got
-	brokers  *brokers  // the connections
-	cluster  *clusterView
-	rounds   *roundQueues
+	dials   *broker.DialLog // how far the latest connection to each address got, and which answered
+	brokers *broker.Pool    // the connections
+	cluster *clusterView
+	rounds  *roundQueues
 
 	life   context.Context // ends with Close: bounds the work reads share
 	cancel context.CancelFunc
@@ -78,9 +61,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Dial == nil {
 		cfg.Dial = (&net.Dialer{}).DialContext
 	}
-	c := &Client{cfg: cfg, contacts: newContacts(), cluster: newClusterView(), rounds: newRoundQueues()}
-	c.dials = newDialLog(cfg.Dial, cfg.TLS == nil, c.contacts)
-	c.brokers = newBrokers(newSecureDialer(c.dials, cfg), cfg, c.dialTimeout())
+	c := &Client{cfg: cfg, cluster: newClusterView(), rounds: newRoundQueues()}
+	c.dials = broker.NewDialLog(cfg.Dial, cfg.TLS == nil)
+	c.brokers = broker.NewPool(broker.NewDialer(c.dials, cfg.TLS, cfg.SASL.mech(), identityOf(cfg.SASL.mech()), cfg.ClientID), c.dialTimeout())
 	c.life, c.cancel = context.WithCancel(context.Background())
 	return c, nil
 }
@@ -102,6 +85,6 @@ func (c *Client) dialTimeout() time.Duration {
 // way fail.
 func (c *Client) Close() {
 	c.cancel()
-	c.brokers.close()
+	c.brokers.Close()
 	c.wg.Wait()
 }

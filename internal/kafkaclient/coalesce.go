@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // Reads that wait at the same moment share ListOffsets requests. Each partition leader has a
@@ -110,6 +113,18 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 		default:
 		}
 	}
+	r.add(ctx, partitions, keys)
+	if !q.busy {
+		q.busy = true
+		c.wg.Add(1)
+		go c.flush(q)
+	}
+	return r
+}
+
+// add asks for every lookup key of partitions in r (once per partition and key, whoever asked
+// first), and lets r wait as long as the read's deadline.
+func (r *round) add(ctx context.Context, partitions []topicPartition, keys []lookupKey) {
 	for _, k := range keys {
 		m := r.asks[k]
 		if m == nil {
@@ -126,12 +141,6 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 	if d, ok := ctx.Deadline(); ok && d.After(r.deadline) {
 		r.deadline = d
 	}
-	if !q.busy {
-		q.busy = true
-		c.wg.Add(1)
-		go c.flush(q)
-	}
-	return r
 }
 
 // flush sends q's rounds one after the other until none is pending, each once it has lingered.
@@ -176,7 +185,7 @@ func (c *Client) linger(q *leaderQueue) {
 		if r == nil || complete {
 			return
 		}
-		wait := time.Until(started.Add(lingerFor(c.brokers.roundTripTime(address))))
+		wait := time.Until(started.Add(lingerFor(c.brokers.RoundTripTime(address))))
 		if wait <= 0 {
 			return
 		}
@@ -197,24 +206,17 @@ func (c *Client) linger(q *leaderQueue) {
 func (c *Client) send(l leader, r *round) {
 	ctx, cancel := context.WithDeadline(c.life, r.deadline)
 	defer cancel()
-	keys := make([]lookupKey, 0, len(r.asks))
-	for k := range r.asks {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b lookupKey) int {
-		return cmp.Or(cmp.Compare(lookupOrder(a.timestamp), lookupOrder(b.timestamp)),
-			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
-	})
-	conn, err := c.brokers.get(ctx, l.address)
+	keys := r.keys()
+	conn, err := c.brokers.Get(ctx, l.address)
 	if err != nil {
 		for _, k := range keys {
 			failAll(c, l, k, r.asks[k], err)
 		}
 		return
 	}
-	calls := make([]*call, len(keys))
+	calls := make([]*broker.Call, len(keys))
 	for i, k := range keys {
-		if calls[i], err = conn.send(ctx, listOffsetsFor(k, r.asks[k])); err != nil {
+		if calls[i], err = conn.Send(ctx, listOffsetsFor(k, r.asks[k])); err != nil {
 			failAll(c, l, k, r.asks[k], err)
 		}
 	}
@@ -222,12 +224,12 @@ func (c *Client) send(l leader, r *round) {
 		if calls[i] == nil {
 			continue
 		}
-		m, err := conn.wait(ctx, calls[i])
+		m, err := conn.Wait(ctx, calls[i])
 		if err != nil {
 			failAll(c, l, k, r.asks[k], err)
 			continue
 		}
-		res, ok := m.(*listOffsetsResponse)
+		res, ok := m.(*wire.ListOffsetsResponse)
 		if !ok {
 			failAll(c, l, k, r.asks[k], fmt.Errorf("unexpected response type %T", m))
 			continue
@@ -236,85 +238,73 @@ func (c *Client) send(l leader, r *round) {
 	}
 }
 
-// lookupOrder puts the lookups of a round in the order they are sent: earliest, by timestamp,
-// max timestamp, latest.
-func lookupOrder(ts int64) int {
-	switch {
-	case ts == timestampEarliest:
-		return 0
-	case ts >= 0:
-		return 1
-	case ts == timestampMax:
-		return 2
+// keys are the lookup keys of r in the order they are sent (lookup.order), then by timestamp and
+// isolation level.
+func (r *round) keys() []lookupKey {
+	keys := make([]lookupKey, 0, len(r.asks))
+	for k := range r.asks {
+		keys = append(keys, k)
 	}
-	return 3
+	slices.SortFunc(keys, func(a, b lookupKey) int {
+		return cmp.Or(cmp.Compare(lookupOf(a.timestamp).order, lookupOf(b.timestamp).order),
+			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
+	})
+	return keys
 }
 
 // listOffsetsFor is the request of one lookup key: every partition asked, by topic.
-func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *listOffsetsRequest {
-	byTopic := map[string][]listOffsetsRequestPartition{}
+func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *wire.ListOffsetsRequest {
+	byTopic := map[string][]wire.ListOffsetsRequestPartition{}
 	for tp := range asks {
-		byTopic[tp.topic] = append(byTopic[tp.topic], listOffsetsRequestPartition{
+		byTopic[tp.topic] = append(byTopic[tp.topic], wire.ListOffsetsRequestPartition{
 			Partition: tp.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp})
 	}
-	req := &listOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation)}
+	req := &wire.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation)}
 	for topic, ps := range byTopic {
-		slices.SortFunc(ps, func(a, b listOffsetsRequestPartition) int { return cmp.Compare(a.Partition, b.Partition) })
-		req.Topics = append(req.Topics, listOffsetsRequestTopic{Topic: topic, Partitions: ps})
+		slices.SortFunc(ps, func(a, b wire.ListOffsetsRequestPartition) int { return cmp.Compare(a.Partition, b.Partition) })
+		req.Topics = append(req.Topics, wire.ListOffsetsRequestTopic{Topic: topic, Partitions: ps})
 	}
-	slices.SortFunc(req.Topics, func(a, b listOffsetsRequestTopic) int { return cmp.Compare(a.Topic, b.Topic) })
+	slices.SortFunc(req.Topics, func(a, b wire.ListOffsetsRequestTopic) int { return cmp.Compare(a.Topic, b.Topic) })
 	return req
 }
 
 // failAll records a request's failure (no answer from l) for each of its entries, naming each
 // entry's own topic and partition.
 func failAll(c *Client, l leader, k lookupKey, asks map[askKey]*answer, err error) {
-	op := lookupOp(k.timestamp)
+	op := lookupOf(k.timestamp).op
 	for tp, a := range asks {
-		a.err = c.dials.requestError(fmt.Sprintf("%s for topic %q partition %d", op, tp.topic, tp.partition),
+		a.err = c.requestError(fmt.Sprintf("%s for topic %q partition %d", op, tp.topic, tp.partition),
 			l.address, int(l.id), err)
 	}
 }
 
 // record checks that every entry asked has an answer without an error and records it. An entry
 // with an error carries placeholder offsets (-1): never used.
-func record(l leader, k lookupKey, asks map[askKey]*answer, res *listOffsetsResponse) {
-	answered := make(map[askKey]listOffsetsResponsePartition, len(asks))
+func record(l leader, k lookupKey, asks map[askKey]*answer, res *wire.ListOffsetsResponse) {
+	answered := make(map[askKey]wire.ListOffsetsResponsePartition, len(asks))
 	for _, t := range res.Topics {
 		for _, p := range t.Partitions {
 			answered[askKey{t.Topic, p.Partition}] = p
 		}
 	}
-	op := lookupOp(k.timestamp)
+	lk := lookupOf(k.timestamp)
+	op := lk.op
 	for tp, a := range asks {
 		p, ok := answered[tp]
 		switch {
 		case !ok:
 			a.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
 				op, tp.topic, tp.partition)
-		case p.ErrorCode == int16(kafka.UnsupportedVersion) && k.timestamp == timestampMax:
-			a.err = &UnsupportedError{What: "the max timestamp offset (ListOffsets v7, KIP-734)", Since: "3.0"}
+		case p.ErrorCode == int16(kafka.UnsupportedVersion) && lk.needs != nil:
+			a.err = lk.unsupported("")
 		case p.ErrorCode != 0:
 			a.err = &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: ErrorCode(p.ErrorCode),
 				Broker: describeBroker(l.address, int(l.id))}
-		case p.Offset < 0 && k.timestamp < 0 && k.timestamp != timestampMax:
+		case p.Offset < 0 && !lk.mayFindNone:
 			a.err = fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
 				op, tp.topic, tp.partition, p.Offset)
 		default:
 			a.offset, a.timestamp = p.Offset, p.Timestamp
 		}
 	}
-}
-
-// lookupOp names a lookup in errors.
-func lookupOp(ts int64) string {
-	switch ts {
-	case timestampEarliest:
-		return "ListOffsets (earliest)"
-	case timestampLatest:
-		return "ListOffsets (latest)"
-	case timestampMax:
-		return "ListOffsets (max timestamp)"
-	}
-	return "ListOffsets (by timestamp)"
 }

@@ -29,7 +29,7 @@ func benchCluster(b *testing.B, rtt time.Duration, partitions int32) (*kfake.Clu
 		b.Fatal(err)
 	}
 	b.Cleanup(c.Close)
-	return c, dl, countRequests(c)
+	return c, dl, acctest.CountRequests(c)
 }
 
 func reportCounts(b *testing.B, dl *acctest.DelayedListener, counts func() map[int16]int) {

@@ -6,6 +6,19 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+)
+
+// ErrorCode is an error code of the Kafka protocol (the protocol guide's "Error Codes",
+// org.apache.kafka.common.protocol.Errors).
+type ErrorCode int16
+
+// Codes callers act on: the principal lacks an ACL (Kafka's TOPIC_AUTHORIZATION_FAILED and
+// GROUP_AUTHORIZATION_FAILED).
+const (
+	TopicAuthorizationFailed ErrorCode = 29
+	GroupAuthorizationFailed ErrorCode = 30
 )
 
 // TopicNotFoundError: fresh metadata from the cluster says the topic does not exist.
@@ -80,7 +93,7 @@ func (e *BrokerError) Error() string {
 	default:
 		about = fmt.Sprintf("topic %q partition %d", e.Topic, e.Partition)
 	}
-	name, desc := errorName(kafka.Error(e.Code))
+	name, desc := wire.ErrorName(kafka.Error(e.Code))
 	if e.NoLeader {
 		return fmt.Sprintf("%s for %s: the partition has no leader (%s, error code %d): %s",
 			e.Op, about, name, int16(e.Code), desc)
@@ -129,22 +142,3 @@ func (e *TimeoutError) Error() string {
 }
 
 func (e *TimeoutError) Unwrap() error { return e.Last }
-
-// retriable are the partition error codes that a retry with fresh metadata can cure.
-var retriable = map[kafka.Error]bool{
-	kafka.UnknownTopicOrPartition:      true, // stale layout; fresh metadata decides
-	kafka.LeaderNotAvailable:           true,
-	kafka.NotLeaderForPartition:        true, // NOT_LEADER_OR_FOLLOWER
-	kafka.RequestTimedOut:              true,
-	kafka.KafkaStorageError:            true,
-	kafka.FencedLeaderEpoch:            true,
-	kafka.UnknownLeaderEpoch:           true,
-	kafka.OffsetNotAvailable:           true,
-	kafka.BrokerNotAvailable:           true,
-	kafka.ReplicaNotAvailable:          true,
-	kafka.NotEnoughReplicas:            true,
-	kafka.Error(-1):                    true, // kafka-go's mark for a sub-request lost in transport
-	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
-	kafka.GroupCoordinatorNotAvailable: true,
-	kafka.NotCoordinatorForGroup:       true,
-}

@@ -89,70 +89,78 @@ func (e *GroupNotFoundError) Error() string {
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-
-	var (
-		out       GroupOffsets
-		committed map[string]map[int]int64
-		live      bool
-		doubtedAt time.Time // when the group first seemed not to exist
-	)
-	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
-		if err := c.groupMayExist(ctx, req.GroupID, notBefore, believe); err != nil {
-			return err
-		}
-		// Asked once per attempt: NOT_COORDINATOR and a refused connection mean it moved.
-		coordinator, err := c.findCoordinator(ctx, req.GroupID)
-		if err != nil {
-			return err
-		}
-		if out.State, live, err = c.describeGroup(ctx, coordinator, req.GroupID); err != nil {
-			return err
-		}
-		if committed, err = c.fetchCommitted(ctx, coordinator, req.GroupID); err != nil {
-			return err
-		}
-		if !live && len(committed) == 0 {
-			// A coordinator that has just taken the group over (its broker restarted) can answer
-			// for a moment as if the group did not exist (Kafka 4.4, measured in the chaos tests:
-			// up to a few hundred milliseconds). "Not found" is believed once the attempts, each
-			// with the coordinator looked up again and a new connection to it, have said so for
-			// groupDoubt.
-			if doubtedAt.IsZero() {
-				doubtedAt = time.Now()
-			}
-			if time.Since(doubtedAt) < groupDoubt {
-				c.brokers.drop(coordinator.address)
-				return errGroupNotConfirmed
-			}
-		}
-		return nil
-	})
+	r := &groupRead{c: c, group: req.GroupID}
+	err := c.withRetries(ctx, func(notBefore, believe time.Time) error { return r.attempt(ctx, notBefore, believe) })
 	if errors.Is(err, errNoGroups) {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: "Dead", NoGroups: true}
 	}
 	if err != nil {
 		return GroupOffsets{}, err
 	}
-	if !live && len(committed) == 0 {
-		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: out.State}
+	if !r.live && len(r.committed) == 0 {
+		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state}
 	}
-
+	out := GroupOffsets{State: r.state}
 	topics := req.Topics
 	if topics == nil {
-		for t := range committed {
+		for t := range r.committed {
 			topics = append(topics, t)
 		}
 	}
 	slices.Sort(topics)
 	topics = slices.Compact(topics)
 	for _, topic := range topics {
-		partitions, err := c.topicLag(ctx, req, topic, committed[topic])
+		partitions, err := c.topicLag(ctx, req, topic, r.committed[topic])
 		if err != nil {
 			return GroupOffsets{}, err
 		}
 		out.Partitions = append(out.Partitions, partitions...)
 	}
 	return out, nil
+}
+
+// groupRead is what the attempts of one GroupOffsets read learn of the group.
+type groupRead struct {
+	c         *Client
+	group     string
+	state     string
+	live      bool // the coordinator says the group has members
+	committed map[string]map[int]int64
+	doubtedAt time.Time // when the group first seemed not to exist
+}
+
+// attempt is one try of withRetries: find the coordinator, the group's state and its commits.
+func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) error {
+	c := r.c
+	if err := c.groupMayExist(ctx, r.group, notBefore, believe); err != nil {
+		return err
+	}
+	// Asked once per attempt: NOT_COORDINATOR and a refused connection mean it moved.
+	coordinator, err := c.findCoordinator(ctx, r.group)
+	if err != nil {
+		return err
+	}
+	if r.state, r.live, err = c.describeGroup(ctx, coordinator, r.group); err != nil {
+		return err
+	}
+	if r.committed, err = c.fetchCommitted(ctx, coordinator, r.group); err != nil {
+		return err
+	}
+	if !r.live && len(r.committed) == 0 {
+		// A coordinator that has just taken the group over (its broker restarted) can answer
+		// for a moment as if the group did not exist (Kafka 4.4, measured in the chaos tests:
+		// up to a few hundred milliseconds). "Not found" is believed once the attempts, each
+		// with the coordinator looked up again and a new connection to it, have said so for
+		// groupDoubt.
+		if r.doubtedAt.IsZero() {
+			r.doubtedAt = time.Now()
+		}
+		if time.Since(r.doubtedAt) < groupDoubt {
+			c.brokers.Drop(coordinator.address)
+			return errGroupNotConfirmed
+		}
+	}
+	return nil
 }
 
 // topicLag reads one topic's offsets (earliest and latest: the earliest decides whether a commit
@@ -238,7 +246,7 @@ func TotalLag(partitions []GroupPartitionOffsets) (total int64, ok bool) {
 const groupDoubt = 500 * time.Millisecond
 
 // errGroupNotConfirmed asks withRetries for another look at a group that seemed not to exist.
-var errGroupNotConfirmed = errors.New("the group seemed not to exist; asking its coordinator again")
+var errGroupNotConfirmed error = askAgain("the group seemed not to exist; asking its coordinator again")
 
 // offsetsTopic is Kafka's internal topic of group metadata and committed offsets.
 const offsetsTopic = "__consumer_offsets"
@@ -280,8 +288,8 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	}
 	m, err := c.roundTrip(ctx, addr, &findcoordinator.Request{Key: group})
 	if err != nil {
-		c.contacts.dropSeed(addr)
-		return leader{}, c.dials.requestError(op, addr, -1, err)
+		c.cluster.dropSeed(addr)
+		return leader{}, c.requestError(op, addr, -1, err)
 	}
 	fc, ok := m.(*findcoordinator.Response)
 	if !ok {
@@ -303,7 +311,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (string, bool, error) {
 	m, err := c.roundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
 	if err != nil {
-		return "", false, c.dials.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
+		return "", false, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	res, ok := m.(*describegroups.Response)
@@ -317,9 +325,13 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 	case code != 0 && code != kafka.GroupIdNotFound:
 		return "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
 	}
-	state, found, err := c.listGroupOn(ctx, coordinator, group)
-	if err != nil || !found {
+	groups, err := c.listGroupsOn(ctx, coordinator, group)
+	if err != nil {
 		return "Dead", false, err
+	}
+	state, found := listedState(groups, group)
+	if !found {
+		return "Dead", false, nil
 	}
 	return state, state != "Empty" && state != "Dead", nil
 }
@@ -328,9 +340,9 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 // all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
 // commit (-1) are left out.
 func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group string) (map[string]map[int]int64, error) {
-	fetched, err := c.offsetFetch(ctx, coordinator, []string{group}, false) // offsetfetch.go
+	fetched, err := c.offsetFetch(ctx, coordinator, []string{group}, false)
 	if err != nil {
-		return nil, c.dials.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
+		return nil, c.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	g := fetched[group]

@@ -4,65 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"regexp"
 	"testing"
 	"time"
 
-	"github.com/segmentio/kafka-go/protocol"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
-
-// Our OffsetFetch types replace kafka-go's: every version must encode and decode against a
-// broker (kfake here); from v8 one request carries several groups.
-func TestOffsetFetchEveryVersion(t *testing.T) {
-	c := newCluster(t, kfake.SeedTopics(2, "t"))
-	acctest.FakeCommit(t, c, "g1", "t", 1, 5)
-	acctest.FakeCommit(t, c, "g2", "t", 0, 3)
-	if lo, hi := protocol.OffsetFetch.MinVersion(), protocol.OffsetFetch.MaxVersion(); lo != 2 || hi != 9 {
-		t.Fatalf("OffsetFetch registered for v%d-v%d, want v2-v9", lo, hi)
-	}
-	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for v := int16(2); v <= 9; v++ {
-		req := &offsetFetchRequest{GroupID: "g1", Groups: []offsetFetchRequestGroup{{GroupID: "g1", MemberEpoch: -1}}}
-		want := "g1:t/1=5"
-		if v >= offsetFetchBatchVersion {
-			req.Groups = append(req.Groups, offsetFetchRequestGroup{GroupID: "g2", MemberEpoch: -1})
-			want = "g1:t/1=5 g2:t/0=3"
-		}
-		_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
-		m, err := protocol.RoundTrip(conn, v, int32(v), "test", req)
-		res, ok := m.(*offsetFetchResponse)
-		if err != nil || !ok {
-			t.Fatalf("v%d: got %#v, %v", v, m, err)
-		}
-		groups := res.Groups
-		if v < offsetFetchBatchVersion {
-			groups = []offsetFetchResponseGroup{{GroupID: "g1", Topics: res.Topics, ErrorCode: res.ErrorCode}}
-		}
-		got := ""
-		for _, g := range groups {
-			for _, tp := range g.Topics {
-				for _, p := range tp.Partitions {
-					if p.CommittedOffset >= 0 && p.ErrorCode == 0 && g.ErrorCode == 0 {
-						got += fmt.Sprintf(" %s:%s/%d=%d", g.GroupID, tp.Name, p.Partition, p.CommittedOffset)
-					}
-				}
-			}
-		}
-		if got != " "+want {
-			t.Errorf("v%d: got%s, want %s", v, got, want)
-		}
-	}
-}
 
 // groupsCluster: three brokers; topics a (3 partitions), b (2), c (1) with records; groups with
 // admin commits (kfake lists them Empty, protocol type "").
@@ -163,7 +114,7 @@ func TestConsumerGroupsRequests(t *testing.T) {
 			}{{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}, {"c", 0}} {
 				leaders[c.LeaderFor(tp.topic, tp.p)] = true
 			}
-			counts := countRequests(c)
+			counts := acctest.CountRequests(c)
 			cl, dials := countingClient(t, c)
 			got, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{})
 			if err != nil {
@@ -187,7 +138,7 @@ func TestConsumerGroupsRequests(t *testing.T) {
 // create __consumer_offsets on Apache Kafka).
 func TestConsumerGroupsNoGroups(t *testing.T) {
 	c := newCluster(t, kfake.NumBrokers(2), kfake.SeedTopics(1, "t"))
-	counts := countRequests(c)
+	counts := acctest.CountRequests(c)
 	cl, dials := countingClient(t, c)
 	got, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{})
 	if err != nil || len(got) != 0 {

@@ -1,50 +1,21 @@
 package kafkaclient
 
+// ListGroups, the one request that lists groups without creating anything (FindCoordinator for
+// a group makes Apache Kafka create __consumer_offsets): each broker lists the groups it
+// coordinates, so the broker that lists a group is its coordinator.
+
 import (
 	"cmp"
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
+	"sync"
 
-	"github.com/segmentio/kafka-go/protocol"
+	"github.com/segmentio/kafka-go"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
-
-// Groups of Kafka 4's consumer protocol (KIP-848, group.protocol=consumer) are invisible to
-// DescribeGroups, which answers GROUP_ID_NOT_FOUND ("not a classic group"), and kafka-go knows
-// neither ConsumerGroupDescribe (API 69, beyond its protocol tables) nor ListGroups past v2,
-// which has no state. These types describe ListGroups v0 to v5 (v4 adds each group's state, v5
-// its type) in kafka-go's protocol notation and replace kafka-go's registration, as
-// listoffsets.go does for ListOffsets: kafka-go's own Client.ListGroups must not be used.
-func init() {
-	protocol.Register(&listGroupsRequest{}, &listGroupsResponse{})
-}
-
-// The request and the response must span the same versions: kafka-go indexes the response
-// decoders by the request's version range.
-type listGroupsRequest struct {
-	_            struct{} `kafka:"min=v0,max=v5"`
-	_            struct{} `kafka:"min=v3,max=v5,tag"`
-	StatesFilter []string `kafka:"min=v4,max=v5"`
-	TypesFilter  []string `kafka:"min=v5,max=v5"`
-}
-
-func (r *listGroupsRequest) ApiKey() protocol.ApiKey { return protocol.ListGroups }
-
-type listGroupsResponse struct {
-	_              struct{}                  `kafka:"min=v3,max=v5,tag"`
-	ThrottleTimeMs int32                     `kafka:"min=v1,max=v5"`
-	ErrorCode      int16                     `kafka:"min=v0,max=v5"`
-	Groups         []listGroupsResponseGroup `kafka:"min=v0,max=v5"`
-}
-
-type listGroupsResponseGroup struct {
-	GroupID      string `kafka:"min=v0,max=v5"`
-	ProtocolType string `kafka:"min=v0,max=v5"`
-	GroupState   string `kafka:"min=v4,max=v5"`
-	GroupType    string `kafka:"min=v5,max=v5"`
-}
-
-func (r *listGroupsResponse) ApiKey() protocol.ApiKey { return protocol.ListGroups }
 
 // listedAnywhere says whether any broker of the latest metadata lists the group (ListGroups on
 // each: a broker lists the groups it coordinates), without FindCoordinator.
@@ -57,34 +28,105 @@ func (c *Client) listedAnywhere(ctx context.Context, group string) (bool, error)
 	c.cluster.mu.Unlock()
 	slices.SortFunc(brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
 	for _, b := range brokers {
-		_, found, err := c.listGroupOn(ctx, b, group)
-		if err != nil || found {
-			return found, err
+		groups, err := c.listGroupsOn(ctx, b, group)
+		if err != nil {
+			return false, err
+		}
+		if _, found := listedState(groups, group); found {
+			return true, nil
 		}
 	}
 	return false, nil
 }
 
-// listGroupOn asks one broker for the groups it holds (ListGroups) and returns this one's state
-// (empty below ListGroups v4); found is false when the broker does not hold the group.
-func (c *Client) listGroupOn(ctx context.Context, broker leader, group string) (state string, found bool, err error) {
-	m, err := c.roundTrip(ctx, broker.address, &listGroupsRequest{})
+// listedGroupInfo is what a coordinator's ListGroups says about one group.
+type listedGroupInfo struct {
+	coordinator  leader
+	state        string
+	protocolType string
+}
+
+// shareGroupType is ListGroups' type of KIP-932 share groups, whose progress is not kept as
+// committed offsets (OffsetFetch does not serve them).
+const shareGroupType = "share"
+
+// listAllGroups sends ListGroups to every broker at once and returns the groups whose id
+// matches, by id, with the broker that listed them: their coordinator.
+func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *regexp.Regexp) (map[string]listedGroupInfo, error) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[string]listedGroupInfo{}
+	)
+	for _, b := range brokers {
+		wg.Go(func() {
+			groups, err := c.listGroupsOn(ctx, b, "")
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			for _, g := range groups {
+				if g.GroupType == shareGroupType || match != nil && !match.MatchString(g.GroupID) {
+					continue
+				}
+				out[g.GroupID] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType}
+			}
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+// listGroupsOn asks one broker for the groups it coordinates (ListGroups). group, when set, is
+// the one group the caller looks for, and errors name it.
+func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wire.ListGroupsResponseGroup, error) {
+	about := ""
+	if group != "" {
+		about = fmt.Sprintf(" for group %q", group)
+	}
+	m, err := c.roundTrip(ctx, b.address, &wire.ListGroupsRequest{})
 	if err != nil {
-		return "", false, c.dials.requestError(fmt.Sprintf("ListGroups on broker %d for group %q", broker.id, group),
-			broker.address, int(broker.id), err)
+		op := "ListGroups"
+		if group != "" {
+			op = fmt.Sprintf("ListGroups on broker %d%s", b.id, about)
+		}
+		return nil, c.requestError(op, b.address, int(b.id), err)
 	}
-	lg, ok := m.(*listGroupsResponse)
-	if !ok {
-		return "", false, fmt.Errorf("ListGroups on broker %d for group %q: unexpected answer %T", broker.id, group, m)
-	}
-	if lg.ErrorCode != 0 {
-		return "", false, &BrokerError{Op: fmt.Sprintf("ListGroups on broker %d", broker.id), Group: group, Partition: -1,
+	lg, ok := m.(*wire.ListGroupsResponse)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("ListGroups on broker %d%s: unexpected answer %T", b.id, about, m)
+	case lg.ErrorCode != 0 && group != "":
+		return nil, &BrokerError{Op: fmt.Sprintf("ListGroups on broker %d", b.id), Group: group, Partition: -1,
 			Code: ErrorCode(lg.ErrorCode)}
+	case lg.ErrorCode != 0:
+		return nil, &brokerCodeError{&BrokerError{Op: "ListGroups", Partition: -1, Code: ErrorCode(lg.ErrorCode),
+			Broker: describeBroker(b.address, int(b.id))}}
 	}
-	for _, g := range lg.Groups {
+	return lg.Groups, nil
+}
+
+// listedState is the state group has in groups (one broker's ListGroups answer; empty below
+// ListGroups v4); found is false when the broker does not list the group.
+func listedState(groups []wire.ListGroupsResponseGroup, group string) (state string, found bool) {
+	for _, g := range groups {
 		if g.GroupID == group {
-			return g.GroupState, true, nil
+			return g.GroupState, true
 		}
 	}
-	return "", false, nil
+	return "", false
 }
+
+// brokerCodeError: a broker answered a request about no topic or group with an error code. It
+// unwraps to the *BrokerError, so that retriable codes are retried.
+type brokerCodeError struct{ *BrokerError }
+
+func (e *brokerCodeError) Error() string {
+	name, desc := wire.ErrorName(kafka.Error(e.Code))
+	return fmt.Sprintf("%s: %s answered %s (error code %d): %s", e.Op, e.Broker, name, int16(e.Code), desc)
+}
+
+func (e *brokerCodeError) Unwrap() error { return e.BrokerError }

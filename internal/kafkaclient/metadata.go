@@ -3,7 +3,6 @@ package kafkaclient
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -27,6 +26,7 @@ type clusterView struct {
 	brokers map[int32]string // broker id -> "host:port", from the latest answer
 	topics  map[string]*topicMetadata
 	calls   map[string]*metadataCall // per topic, the request under way
+	seed    string                   // the bootstrap server metadata is asked from (bootstrap.go), "" until chosen
 }
 
 // topicMetadata is one topic as one Metadata answer gave it.
@@ -140,8 +140,8 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Re
 	}
 	m, err := c.roundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
 	if err != nil {
-		c.contacts.dropSeed(addr)
-		return nil, c.dials.requestError("Metadata", addr, -1, err)
+		c.cluster.dropSeed(addr)
+		return nil, c.requestError("Metadata", addr, -1, err)
 	}
 	res, ok := m.(*metadata.Response)
 	if !ok {
@@ -193,6 +193,17 @@ func (t *clusterTopic) partitionOK(partition int32) (partitionMetadata, bool) {
 	return p, ok
 }
 
+// byName indexes the topics that exist (no error code) by name.
+func (md *clusterMetadata) byName() map[string]*clusterTopic {
+	out := map[string]*clusterTopic{}
+	for i := range md.topics {
+		if md.topics[i].code == 0 {
+			out[md.topics[i].name] = &md.topics[i]
+		}
+	}
+	return out
+}
+
 // leaderOf is the leader of a partition, or the *BrokerError saying it has none.
 func (md *clusterMetadata) leaderOf(t *clusterTopic, partition int32) (leader, error) {
 	p := t.partitions[partition]
@@ -233,11 +244,11 @@ func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 
 // roundTrip sends one request to address on its connection and waits for the answer.
 func (c *Client) roundTrip(ctx context.Context, address string, msg protocol.Message) (protocol.Message, error) {
-	conn, err := c.brokers.get(ctx, address)
+	conn, err := c.brokers.Get(ctx, address)
 	if err != nil {
 		return nil, err
 	}
-	return conn.roundTrip(ctx, msg)
+	return conn.RoundTrip(ctx, msg)
 }
 
 // leaders returns the leader of each requested partition of topic (every partition when
@@ -295,4 +306,4 @@ func noLeaderCode(code kafka.Error) kafka.Error {
 }
 
 // errStaleMetadata asks withRetries for one more attempt on fresh metadata.
-var errStaleMetadata = errors.New("cached metadata lacks the topic or partition; asking again with fresh metadata")
+var errStaleMetadata error = askAgain("cached metadata lacks the topic or partition; asking again with fresh metadata")

@@ -11,6 +11,8 @@ import (
 
 	"github.com/segmentio/kafka-go/sasl"
 	"golang.org/x/oauth2"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // tokenResponse answers every token request with one HTTP response, as the token endpoint sent
@@ -54,7 +56,7 @@ func FuzzOAuthTokenResponse(f *testing.F) {
 	f.Add(uint16(401), "401 Unauthorized", uint8(0), []byte(`{"error":"invalid_client","error_description":"no client with secret `+fuzzClientSecret+`"}`))
 	f.Add(uint16(200), "200 OK", uint8(2), []byte(`error=`+fuzzClientSecret))
 	f.Fuzz(func(t *testing.T, code uint16, status string, ctype uint8, body []byte) {
-		defer noHang("OAUTHBEARER token")()
+		defer acctest.NoHang("OAUTHBEARER token")()
 		m := newOAuthBearer(SASLConfig{Mechanism: "oauthbearer", TokenURL: "https://idp.example/oauth2/token",
 			ClientID: "app", ClientSecret: fuzzClientSecret, Scopes: []string{"kafka"}})
 		rt := &tokenResponse{code: int(code), status: status, contentType: contentTypes[int(ctype)%len(contentTypes)], body: body}
@@ -77,7 +79,7 @@ func FuzzOAuthTokenResponse(f *testing.F) {
 		if strings.Contains(text, fuzzClientSecret) {
 			t.Fatalf("the error shows the client secret: %s", text)
 		}
-		if r := controlRune(text); r >= 0 {
+		if r := acctest.ControlRune(text); r >= 0 {
 			t.Fatalf("the error shows the control character %U from the endpoint raw: %q", r, text)
 		}
 	})

@@ -3,84 +3,21 @@ package kafkaclient
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
-
-// kafka-go's OffsetFetch message stops at v5: one group per request. OffsetFetch v8 (KIP-709,
-// Kafka 3.0) asks for the commits of many groups at once, which kafka_consumer_groups needs to
-// read every group of a cluster in a few requests. These types describe OffsetFetch v2 to v9 in
-// kafka-go's protocol notation (v6+ are flexible versions; v8+ carry groups; v9 adds the member
-// id and epoch of KIP-848, which an admin read leaves null and -1) and replace kafka-go's
-// registration, as listoffsets.go does for ListOffsets: kafka-go's own Client.OffsetFetch must
-// not be used. v2 is the first version whose null topic list means "every topic"; every broker
-// that serves Metadata v4 (which this provider requires) serves it.
-//
-// The request goes to the coordinator the callers know, from ListGroups or FindCoordinator.
-func init() {
-	protocol.Register(&offsetFetchRequest{}, &offsetFetchResponse{})
-}
-
-type offsetFetchRequest struct {
-	_             struct{}                  `kafka:"min=v6,max=v9,tag"`
-	GroupID       string                    `kafka:"min=v2,max=v7"`
-	Topics        []offsetFetchRequestTopic `kafka:"min=v2,max=v7,nullable"`
-	Groups        []offsetFetchRequestGroup `kafka:"min=v8,max=v9"`
-	RequireStable bool                      `kafka:"min=v7,max=v9"`
-}
-
-type offsetFetchRequestTopic struct {
-	Name             string  `kafka:"min=v2,max=v9"`
-	PartitionIndexes []int32 `kafka:"min=v2,max=v9"`
-}
-
-type offsetFetchRequestGroup struct {
-	GroupID     string                    `kafka:"min=v8,max=v9"`
-	MemberID    string                    `kafka:"min=v9,max=v9,nullable"` // "" is sent as null: an admin read
-	MemberEpoch int32                     `kafka:"min=v9,max=v9"`
-	Topics      []offsetFetchRequestTopic `kafka:"min=v8,max=v9,nullable"`
-}
-
-func (r *offsetFetchRequest) ApiKey() protocol.ApiKey { return protocol.OffsetFetch }
-
-type offsetFetchResponse struct {
-	_              struct{}                   `kafka:"min=v6,max=v9,tag"`
-	ThrottleTimeMs int32                      `kafka:"min=v3,max=v9"`
-	Topics         []offsetFetchResponseTopic `kafka:"min=v2,max=v7"`
-	ErrorCode      int16                      `kafka:"min=v2,max=v7"`
-	Groups         []offsetFetchResponseGroup `kafka:"min=v8,max=v9"`
-}
-
-type offsetFetchResponseGroup struct {
-	GroupID   string                     `kafka:"min=v8,max=v9"`
-	Topics    []offsetFetchResponseTopic `kafka:"min=v8,max=v9"`
-	ErrorCode int16                      `kafka:"min=v8,max=v9"`
-}
-
-type offsetFetchResponseTopic struct {
-	Name       string                         `kafka:"min=v2,max=v9"`
-	Partitions []offsetFetchResponsePartition `kafka:"min=v2,max=v9"`
-}
-
-type offsetFetchResponsePartition struct {
-	Partition            int32  `kafka:"min=v2,max=v9"`
-	CommittedOffset      int64  `kafka:"min=v2,max=v9"`
-	CommittedLeaderEpoch int32  `kafka:"min=v5,max=v9"`
-	Metadata             string `kafka:"min=v2,max=v9,nullable"`
-	ErrorCode            int16  `kafka:"min=v2,max=v9"`
-}
-
-func (r *offsetFetchResponse) ApiKey() protocol.ApiKey { return protocol.OffsetFetch }
-
-// offsetFetchBatchVersion is the first OffsetFetch version that carries several groups.
-const offsetFetchBatchVersion = 8
 
 // fetchedGroup is one group's answer: its commits by topic, or the error code the broker gave
 // for the whole group.
 type fetchedGroup struct {
 	Code   kafka.Error
-	Topics []offsetFetchResponseTopic
+	Topics []wire.OffsetFetchResponseTopic
 }
 
 // offsetFetch asks coordinator for every committed offset of groups (all topics: the broker
@@ -90,11 +27,11 @@ type fetchedGroup struct {
 // negotiated.
 func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []string, batch bool) (map[string]fetchedGroup, error) {
 	if len(groups) != 1 && !batch {
-		return nil, fmt.Errorf("OffsetFetch for %d groups needs OffsetFetch v%d", len(groups), offsetFetchBatchVersion)
+		return nil, fmt.Errorf("OffsetFetch for %d groups needs OffsetFetch v%d", len(groups), wire.OffsetFetchBatchVersion)
 	}
-	req := &offsetFetchRequest{}
+	req := &wire.OffsetFetchRequest{}
 	for _, g := range groups {
-		req.Groups = append(req.Groups, offsetFetchRequestGroup{GroupID: g, MemberEpoch: -1})
+		req.Groups = append(req.Groups, wire.OffsetFetchRequestGroup{GroupID: g, MemberEpoch: -1})
 	}
 	if len(groups) == 1 {
 		req.GroupID = groups[0]
@@ -103,7 +40,7 @@ func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []s
 	if err != nil {
 		return nil, err
 	}
-	res, ok := m.(*offsetFetchResponse)
+	res, ok := m.(*wire.OffsetFetchResponse)
 	if !ok {
 		return nil, fmt.Errorf("unexpected answer %T", m)
 	}
@@ -121,4 +58,80 @@ func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []s
 		}
 	}
 	return out, nil
+}
+
+// maxGroupsPerOffsetFetch bounds one batched OffsetFetch, so that a cluster with tens of
+// thousands of groups does not make one response of hundreds of MiB.
+const maxGroupsPerOffsetFetch = 1000
+
+// fetchAllOffsets reads the committed offsets of every listed group from the broker that listed
+// it: one OffsetFetch per coordinator (per 1000 groups) where it serves v8+, else one per group.
+// Coordinators are asked at once, each one's requests in turn, so that a broker below v8 with many
+// groups gets one connection, not one per group. A group that vanished since ListGroups
+// (GROUP_ID_NOT_FOUND) is left out.
+func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, error) {
+	byCoordinator := map[leader][]string{}
+	for id, g := range listed {
+		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[string][]wire.OffsetFetchResponseTopic{}
+	)
+	for coordinator, groups := range byCoordinator {
+		wg.Go(func() {
+			fetched, err := c.fetchFromCoordinator(ctx, coordinator, groups)
+			mu.Lock()
+			defer mu.Unlock()
+			errs = append(errs, err...)
+			maps.Copy(out, fetched)
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+// fetchFromCoordinator sends coordinator the OffsetFetch requests for its groups, one after the
+// other, and returns each group's commits, and the errors met.
+func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]wire.OffsetFetchResponseTopic, []error) {
+	slices.Sort(groups)
+	broker := describeBroker(coordinator.address, int(coordinator.id))
+	conn, err := c.brokers.Get(ctx, coordinator.address)
+	if err != nil {
+		return nil, []error{c.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
+	}
+	per := 1
+	if v, _ := conn.Version(protocol.OffsetFetch); v >= wire.OffsetFetchBatchVersion {
+		per = maxGroupsPerOffsetFetch
+	}
+	out := map[string][]wire.OffsetFetchResponseTopic{}
+	var errs []error
+	for chunk := range slices.Chunk(groups, per) {
+		fetched, err := c.offsetFetch(ctx, coordinator, chunk, per > 1)
+		if err != nil {
+			op := fmt.Sprintf("OffsetFetch for %d group%s", len(chunk), plural(len(chunk)))
+			return out, append(errs, c.requestError(op, coordinator.address, int(coordinator.id), err))
+		}
+		for id, g := range fetched {
+			switch {
+			case g.Code == kafka.GroupIdNotFound:
+				continue
+			case g.Code != 0:
+				errs = append(errs, &BrokerError{Op: "OffsetFetch", Group: id, Partition: -1, Code: ErrorCode(g.Code), Broker: broker})
+				continue
+			}
+			for _, t := range g.Topics {
+				for _, p := range t.Partitions {
+					if p.ErrorCode != 0 {
+						errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
+							Partition: int(p.Partition), Code: ErrorCode(p.ErrorCode), Broker: broker})
+					}
+				}
+			}
+			out[id] = g.Topics
+		}
+	}
+	return out, errs
 }

@@ -2,9 +2,9 @@ package kafkaclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,35 +92,6 @@ func (c *Client) PartitionOffsets(ctx context.Context, topic string, partition i
 	return res[0], nil
 }
 
-// lookup is one ListOffsets timestamp to ask every partition for.
-type lookup struct {
-	timestamp int64
-	op        string // for errors: what was asked
-	set       func(p *PartitionOffsets, offset, timestamp int64)
-}
-
-func lookups(req OffsetsRequest) []lookup {
-	var out []lookup
-	if !req.latestOnly {
-		out = append(out, lookup{timestampEarliest, "ListOffsets (earliest)", func(p *PartitionOffsets, o, _ int64) { p.Earliest = o }})
-	}
-	if req.TimestampMs != nil {
-		out = append(out, lookup{*req.TimestampMs, "ListOffsets (by timestamp)", func(p *PartitionOffsets, o, _ int64) {
-			if o >= 0 { // -1: no record at or after the timestamp
-				p.TimestampOffset = &o
-			}
-		}})
-	}
-	if req.MaxTimestamp {
-		out = append(out, lookup{timestampMax, "ListOffsets (max timestamp)", func(p *PartitionOffsets, o, ts int64) {
-			if o >= 0 { // -1: the partition holds no record (or, read_committed, none below the LSO)
-				p.MaxTimestampOffset, p.MaxTimestamp = &o, &ts
-			}
-		}})
-	}
-	return append(out, lookup{timestampLatest, "ListOffsets (latest)", func(p *PartitionOffsets, o, _ int64) { p.Latest = o }})
-}
-
 // topicPartition names one partition of one topic.
 type topicPartition struct {
 	topic     string
@@ -147,28 +118,57 @@ func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, lead
 		byLeader[l] = append(byLeader[l], tp)
 	}
 	ls := lookups(req)
+	if err := c.checkLeadersServe(ctx, byLeader, ls); err != nil {
+		return nil, err
+	}
 	keys := make([]lookupKey, len(ls))
 	for i, l := range ls {
 		keys[i] = lookupKey{isolation: req.Isolation, timestamp: l.timestamp}
-	}
-	if req.MaxTimestamp {
-		for l := range byLeader {
-			if err := c.supportsMaxTimestamp(ctx, l); err != nil {
-				return nil, err
-			}
-		}
 	}
 	rounds := make(map[leader]*round, len(byLeader))
 	for l, tps := range byLeader {
 		rounds[l] = c.enqueue(ctx, l, tps, keys)
 	}
-	out := make(map[topicPartition]*PartitionOffsets, len(leaders))
+	out, err := c.collect(ctx, byLeader, rounds, ls, keys)
+	if err != nil {
+		return nil, err
+	}
+	return settleAll(req, out)
+}
+
+// checkLeadersServe refuses a lookup that a leader cannot answer, from the ListOffsets version
+// its connection negotiated (lookup.servedBy).
+func (c *Client) checkLeadersServe(ctx context.Context, byLeader map[leader][]topicPartition, ls []lookup) error {
+	for _, lk := range ls {
+		if lk.needs == nil {
+			continue
+		}
+		for l := range byLeader {
+			conn, err := c.brokers.Get(ctx, l.address)
+			if err != nil {
+				return c.requestError(lk.op, l.address, int(l.id), err)
+			}
+			served, _ := conn.Version(protocol.ListOffsets)
+			if err := lk.servedBy(l.address, served); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// collect waits for each leader's round and takes the answers of its partitions, one per
+// lookup (ls, sent as keys). It reports the first error of any answer (firstError).
+func (c *Client) collect(ctx context.Context, byLeader map[leader][]topicPartition, rounds map[leader]*round,
+	ls []lookup, keys []lookupKey,
+) (map[topicPartition]*PartitionOffsets, error) {
+	out := make(map[topicPartition]*PartitionOffsets)
 	var errs []error
 	for l, r := range rounds {
 		select {
 		case <-r.done:
 		case <-ctx.Done():
-			return nil, c.dials.requestError("ListOffsets for "+describePartitions(byLeader[l]), l.address, int(l.id), ctx.Err())
+			return nil, c.requestError("ListOffsets for "+describePartitions(byLeader[l]), l.address, int(l.id), ctx.Err())
 		}
 		for _, tp := range byLeader[l] {
 			po := &PartitionOffsets{Partition: tp.partition}
@@ -183,9 +183,11 @@ func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, lead
 			}
 		}
 	}
-	if err := firstError(errs); err != nil {
-		return nil, err
-	}
+	return out, firstError(errs)
+}
+
+// settleAll settles each partition's answers (settle) and sorts them by topic and partition.
+func settleAll(req OffsetsRequest, out map[topicPartition]*PartitionOffsets) (map[string][]PartitionOffsets, error) {
 	res := map[string][]PartitionOffsets{}
 	for tp, p := range out {
 		topicReq := req
@@ -229,21 +231,19 @@ func describePartitions(partitions []topicPartition) string {
 	return "topics " + strings.Join(quoted, ", ")
 }
 
-// supportsMaxTimestamp refuses a max-timestamp lookup when the leader serves ListOffsets below
-// v7: brokers before Kafka 3.0 read timestamp -3 as an ordinary time and answer the first
-// record, not an error. The leader's connection says (its ApiVersions answer).
-func (c *Client) supportsMaxTimestamp(ctx context.Context, l leader) error {
-	conn, err := c.brokers.get(ctx, l.address)
-	if err != nil {
-		return c.dials.requestError("ListOffsets (max timestamp)", l.address, int(l.id), err)
+func plural(n int) string {
+	if n == 1 {
+		return ""
 	}
-	if v, _ := conn.version(protocol.ListOffsets); v < 7 {
-		return &UnsupportedError{
-			What:  fmt.Sprintf("the max timestamp offset (ListOffsets v7, KIP-734; broker %s serves up to v%d)", l.address, v),
-			Since: "3.0",
-		}
+	return "s"
+}
+
+func joinInts(ps []int32) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = strconv.Itoa(int(p))
 	}
-	return nil
+	return strings.Join(s, ", ")
 }
 
 // settle checks one partition's answers against each other. Read in order, earliest <= every
@@ -281,33 +281,6 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 	return nil
 }
 
-// firstError picks the error to report: a non-retriable one before a retriable one, so that a
-// lasting failure is not hidden behind a passing one, then the lowest partition.
-func firstError(errs []error) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(errs, func(a, b error) int {
-		ra, rb := isRetriable(a), isRetriable(b)
-		if ra != rb {
-			if ra {
-				return 1
-			}
-			return -1
-		}
-		return partitionOf(a) - partitionOf(b)
-	})
-	return errs[0]
-}
-
-func partitionOf(err error) int {
-	var be *BrokerError
-	if errors.As(err, &be) {
-		return be.Partition
-	}
-	return -1
-}
-
 // errInconsistentOffsets: the broker's answers contradict each other (earliest above latest, a
 // record offset outside the two); retried, since a leader change can cause it.
-var errInconsistentOffsets = errors.New("the broker's offsets contradict each other")
+var errInconsistentOffsets error = askAgain("the broker's offsets contradict each other")

@@ -71,28 +71,6 @@ func TestPartitionOffsetsEmptyThenOneRecord(t *testing.T) { // case C1
 	}
 }
 
-// countRequests counts every request the cluster receives, by API key, without handling any.
-func countRequests(c *kfake.Cluster) func() map[int16]int {
-	var mu sync.Mutex
-	counts := map[int16]int{}
-	c.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		mu.Lock()
-		counts[req.Key()]++
-		mu.Unlock()
-		return nil, nil, false
-	})
-	return func() map[int16]int {
-		mu.Lock()
-		defer mu.Unlock()
-		out := map[int16]int{}
-		for k, v := range counts {
-			out[k] = v
-		}
-		return out
-	}
-}
-
 // TestRequestsPerRead pins what one read of a partition's bounds costs on the wire, on a new
 // client: one Metadata request for the one topic, one ListOffsets each for the earliest and the
 // latest offset, and one ApiVersions per connection. The bootstrap server is the leader here
@@ -100,7 +78,7 @@ func countRequests(c *kfake.Cluster) func() map[int16]int {
 func TestRequestsPerRead(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(3, "counted"))
 	produce(t, c, "counted", 1, 5)
-	counts := countRequests(c)
+	counts := acctest.CountRequests(c)
 	cl, dials := countingClient(t, c)
 
 	got, err := cl.PartitionOffsets(context.Background(), "counted", 1)

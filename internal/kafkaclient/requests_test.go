@@ -73,14 +73,14 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 	acctest.FakeCommit(t, c, "g", "t", 0, 1)
 
 	t.Run("kafka_partition_offsets", func(t *testing.T) {
-		counts := countRequests(c)
+		counts := acctest.CountRequests(c)
 		cl, dials := countingClient(t, c)
 		ms := int64(0)
 		if _, err := cl.Offsets(context.Background(), OffsetsRequest{Topic: "t", Partitions: []int{0}, MaxTimestamp: true}); err != nil {
 			t.Fatal(err)
 		}
 		expectRequests(t, counts, dials, map[kmsg.Key]int{kmsg.Metadata: 1, kmsg.ListOffsets: 3})
-		counts2 := countRequests(c)
+		counts2 := acctest.CountRequests(c)
 		cl2, dials2 := countingClient(t, c)
 		if _, err := cl2.Offsets(context.Background(), OffsetsRequest{Topic: "t", Partitions: []int{0}, MaxTimestamp: true, TimestampMs: &ms}); err != nil {
 			t.Fatal(err)
@@ -88,7 +88,7 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 		expectRequests(t, counts2, dials2, map[kmsg.Key]int{kmsg.Metadata: 1, kmsg.ListOffsets: 4})
 	})
 	t.Run("kafka_topic_offsets", func(t *testing.T) {
-		counts := countRequests(c)
+		counts := acctest.CountRequests(c)
 		cl, dials := countingClient(t, c)
 		if _, err := cl.Offsets(context.Background(), OffsetsRequest{Topic: "t"}); err != nil {
 			t.Fatal(err)
@@ -96,7 +96,7 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 		expectRequests(t, counts, dials, map[kmsg.Key]int{kmsg.Metadata: 1, kmsg.ListOffsets: 2 * len(leaders)})
 	})
 	t.Run("kafka_consumer_group_offsets", func(t *testing.T) {
-		counts := countRequests(c)
+		counts := acctest.CountRequests(c)
 		cl, dials := countingClient(t, c)
 		res, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
 		if err != nil {
@@ -156,7 +156,7 @@ func TestConcurrentReadsShareConnectionsAndRequests(t *testing.T) {
 	for _, brokers := range []int{1, 3} {
 		t.Run(fmt.Sprintf("%d brokers", brokers), func(t *testing.T) {
 			c := newCluster(t, kfake.NumBrokers(brokers), kfake.SeedTopics(200, "t"))
-			counts := countRequests(c)
+			counts := acctest.CountRequests(c)
 			cl, dials := countingClient(t, c)
 			readConcurrently(t, cl, "t", 200, 10)
 			got := counts()

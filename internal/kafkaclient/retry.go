@@ -3,20 +3,21 @@ package kafkaclient
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
-	"strconv"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/segmentio/kafka-go"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
 )
 
 // The one retry policy of every read: what is retried, how long to wait, when to stop.
 //
 //   - Broker answers that fresh metadata can cure (a moved leader, an election, a coordinator
-//     loading) are retried: see retriable in errors.go.
+//     loading) are retried: see retriable. So are the askAgain errors of the reads: an answer
+//     that a cached layout or a moment of leader change explains.
 //   - A failed or lost connection (refused, reset, closed, silent) is retried once the cluster
 //     has answered in this process: a broker restarting or crashing, whose leaderships move within
 //     the controller's session timeout. At first contact it is reported at once as an
@@ -49,8 +50,8 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		if ctx.Err() != nil {
 			return c.timeoutError(err)
 		}
-		if !c.contacts.reached() && isConnFailure(err) {
-			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.problems(), Err: err}
+		if !c.dials.Reached() && isConnFailure(err) {
+			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(), Err: err}
 		}
 		if !isRetriable(err) {
 			return err
@@ -76,7 +77,7 @@ func (c *Client) seedError(err error) error {
 }
 
 func (c *Client) bootstrapProblems() string {
-	if p := c.dials.problems(); len(p) > 0 {
+	if p := c.dials.Problems(); len(p) > 0 {
 		return strings.Join(p, "; ")
 	}
 	return "no bootstrap server answered (" + strings.Join(c.cfg.BootstrapServers, ", ") + ")"
@@ -85,9 +86,9 @@ func (c *Client) bootstrapProblems() string {
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
 // the last attempt was still failing on.
 func (c *Client) timeoutError(last error) error {
-	if !c.contacts.reached() {
+	if !c.dials.Reached() {
 		return &UnreachableError{
-			Addresses: c.cfg.BootstrapServers, Problems: c.dials.problems(),
+			Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(),
 			TimedOut: true, Timeout: c.cfg.Timeout, Err: last,
 		}
 	}
@@ -97,111 +98,35 @@ func (c *Client) timeoutError(last error) error {
 	return &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
 }
 
-// configFailure returns the TLS, SASL or version error in err, if any: failures that the
-// configuration must fix, reported as they are.
-func configFailure(err error) error {
-	var (
-		tlsErr *TLSError
-		sasl   *SASLError
-		unsup  *UnsupportedError
-	)
-	switch {
-	case errors.As(err, &tlsErr):
-		return tlsErr
-	case errors.As(err, &sasl):
-		return sasl
-	case errors.As(err, &unsup):
-		return unsup
-	}
-	return nil
+// retriable are the partition error codes that a retry with fresh metadata can cure.
+var retriable = map[kafka.Error]bool{
+	kafka.UnknownTopicOrPartition:      true, // stale layout; fresh metadata decides
+	kafka.LeaderNotAvailable:           true,
+	kafka.NotLeaderForPartition:        true, // NOT_LEADER_OR_FOLLOWER
+	kafka.RequestTimedOut:              true,
+	kafka.KafkaStorageError:            true,
+	kafka.FencedLeaderEpoch:            true,
+	kafka.UnknownLeaderEpoch:           true,
+	kafka.OffsetNotAvailable:           true,
+	kafka.BrokerNotAvailable:           true,
+	kafka.ReplicaNotAvailable:          true,
+	kafka.NotEnoughReplicas:            true,
+	kafka.Error(-1):                    true, // kafka-go's mark for a sub-request lost in transport
+	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
+	kafka.GroupCoordinatorNotAvailable: true,
+	kafka.NotCoordinatorForGroup:       true,
 }
 
-// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
-// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
-// pass through: they say what to fix.
-func (d *dialLog) requestError(op, address string, id int, err error) error {
-	var code kafka.Error
-	switch {
-	case configFailure(err) != nil:
-		return err
-	case errors.As(err, &code):
-		return &BrokerError{Op: op, Partition: -1, Code: ErrorCode(code), Broker: describeBroker(address, id)}
-	}
-	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Problem: d.describe(address, id, err), Err: err}
-}
+// askAgain is an error a read returns to withRetries for another attempt with fresh metadata:
+// what it saw may be an artefact of a cached layout or of a leader change.
+type askAgain string
 
-// describe says what happened on the way to address, from what this read's connections saw and
-// whether the address answered earlier in the process.
-func (d *dialLog) describe(address string, id int, err error) string {
-	if address == "" {
-		return plainError(err)
-	}
-	known := d.acquaintance(address, id)
-	d.mu.Lock()
-	r := d.addrs[address]
-	p := ""
-	if r != nil {
-		p = r.problem(known)
-	}
-	d.mu.Unlock()
-	if p != "" {
-		return p
-	}
-	var op *net.OpError
-	switch {
-	case known == answered && isTimeout(err):
-		return "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
-	case known == named && errors.As(err, &op) && op.Op == "dial":
-		return describeDialError(err) + "; the cluster's metadata names it as a broker (restarting or down; if it " +
-			"lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
-	}
-	return plainError(err)
-}
-
-// plainError says in words what a connection error was, without kafka-go's wrapping.
-func plainError(err error) string {
-	var op *net.OpError
-	switch {
-	case errors.As(err, &op) && op.Op == "dial":
-		return describeDialError(err)
-	case isTimeout(err) || errors.Is(err, context.Canceled):
-		return "did not answer in time"
-	case isConnectionLoss(err):
-		return "closed the connection before answering (a broker shutting down or restarting)"
-	}
-	return "failed: " + strings.TrimPrefix(err.Error(), "kafka.(*Client).Metadata: ")
-}
-
-// describeBroker names a broker for errors: "broker 2 (127.0.0.1:9092)", or the bare address of
-// a bootstrap server.
-func describeBroker(address string, id int) string {
-	if id < 0 || address == "" {
-		return address
-	}
-	return fmt.Sprintf("broker %d (%s)", id, address)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func joinInts(ps []int32) string {
-	s := make([]string, len(ps))
-	for i, p := range ps {
-		s[i] = strconv.Itoa(int(p))
-	}
-	return strings.Join(s, ", ")
-}
+func (e askAgain) Error() string { return string(e) }
 
 // isRetriable says whether err may go away on another attempt with fresh metadata.
 func isRetriable(err error) bool {
-	if errors.Is(err, errStaleMetadata) || errors.Is(err, errInconsistentOffsets) || errors.Is(err, errGroupNotConfirmed) {
-		return true
-	}
 	var (
+		again   askAgain
 		be      *BrokerError
 		tlsErr  *TLSError
 		saslErr *SASLError
@@ -211,6 +136,8 @@ func isRetriable(err error) bool {
 		un      *UnreachableError
 	)
 	switch {
+	case errors.As(err, &again):
+		return true
 	case errors.As(err, &tlsErr), errors.As(err, &saslErr):
 		return false // the same certificate or credentials fail the same way again
 	case errors.As(err, &be):
@@ -226,5 +153,32 @@ func isRetriable(err error) bool {
 // isConnFailure reports a connection that failed or broke: refused, reset, closed, timed out.
 func isConnFailure(err error) bool {
 	var ce *ConnectionError
-	return errors.As(err, &ce) || errors.Is(err, syscall.ECONNREFUSED) || isConnectionLoss(err) || isTimeout(err)
+	return errors.As(err, &ce) || errors.Is(err, syscall.ECONNREFUSED) || broker.IsConnectionLoss(err) || broker.IsTimeout(err)
+}
+
+// firstError picks the error to report: a non-retriable one before a retriable one, so that a
+// lasting failure is not hidden behind a passing one, then the lowest partition.
+func firstError(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(errs, func(a, b error) int {
+		ra, rb := isRetriable(a), isRetriable(b)
+		if ra != rb {
+			if ra {
+				return 1
+			}
+			return -1
+		}
+		return partitionOf(a) - partitionOf(b)
+	})
+	return errs[0]
+}
+
+func partitionOf(err error) int {
+	var be *BrokerError
+	if errors.As(err, &be) {
+		return be.Partition
+	}
+	return -1
 }

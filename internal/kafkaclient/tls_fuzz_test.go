@@ -11,6 +11,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // FuzzNewTLSConfig feeds PEM text for ca_cert, client_cert and client_key to the TLS
@@ -53,7 +55,7 @@ func FuzzNewTLSConfig(f *testing.F) {
 		f.Add(seed[0], seed[1], seed[2])
 	}
 	f.Fuzz(func(t *testing.T, ca, cert, key string) {
-		defer noHang("NewTLSConfig")()
+		defer acctest.NoHang("NewTLSConfig")()
 		cfg, err := NewTLSConfig(TLSConfig{CACert: ca, ClientCert: cert, ClientKey: key})
 		if err != nil {
 			var pe *PEMError

@@ -19,6 +19,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
 )
 
 // testPKI is a CA with a server certificate for 127.0.0.1/localhost and a client certificate,
@@ -132,10 +133,10 @@ func dialTLSOnce(t *testing.T, address string, cfg TLSConfig) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSecureDialer(newDialLog((&net.Dialer{}).DialContext, false, newContacts()), Config{TLS: tc})
+	s := broker.NewDialer(broker.NewDialLog((&net.Dialer{}).DialContext, false), tc, nil, "", "")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	conn, err := s.dial(ctx, "tcp", address)
+	conn, err := s.Dial(ctx, "tcp", address)
 	if err != nil {
 		return err
 	}

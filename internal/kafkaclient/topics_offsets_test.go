@@ -8,6 +8,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 func wholeMatch(t *testing.T, pattern string) *TopicsOffsetsRequest {
@@ -103,7 +105,7 @@ func TestTopicsOffsetsRequestsGrowWithBrokers(t *testing.T) {
 			leaders[c.LeaderFor(name, p)] = true
 		}
 	}
-	counts := countRequests(c)
+	counts := acctest.CountRequests(c)
 	cl, dials := countingClient(t, c)
 	got, err := cl.TopicsOffsets(context.Background(), TopicsOffsetsRequest{})
 	if err != nil {

@@ -23,7 +23,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -122,15 +121,7 @@ func plan(work, dir string, rtt time.Duration, config string) result {
 		kfake.SeedTopics(int32(*wide), "wide"), kfake.ListenFn(dl.Listen))
 	must(err)
 	defer c.Close()
-	var mu sync.Mutex
-	counts := map[int16]int{}
-	c.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		mu.Lock()
-		counts[req.Key()]++
-		mu.Unlock()
-		return nil, nil, false
-	})
+	counts := acctest.CountRequests(c)
 	tf, err := os.MkdirTemp(work, "plan")
 	must(err)
 	defer func() { _ = os.RemoveAll(tf) }()
@@ -149,9 +140,7 @@ func plan(work, dir string, rtt time.Duration, config string) result {
 		log.Fatalf("terraform plan with %s: %v\n%s", dir, err, out)
 	}
 	res := result{wall: wall, connections: dl.Accepted.Load()}
-	mu.Lock()
-	res.requests = counts
-	mu.Unlock()
+	res.requests = counts()
 	data, _ := os.ReadFile(rssFile)
 	for _, line := range strings.Fields(string(data)) {
 		if kib, err := strconv.Atoi(line); err == nil && kib > res.rssKiB {

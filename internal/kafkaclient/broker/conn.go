@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"bytes"
@@ -12,17 +12,19 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go/protocol"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
-// brokerConn is one long-lived, authenticated connection to one broker, shared by every read of
+// Conn is one long-lived, authenticated connection to one broker, shared by every read of
 // a Client. Requests are written as soon as they are sent (pipelining: the next request does not
 // wait for the previous answer), and one reader goroutine matches the answers to them in order:
 // a broker answers the requests of one connection one at a time, in the order it received them.
 //
 // A connection that fails (closed, reset, an answer that is not Kafka's, a request that outlived
 // its read's deadline without an answer) fails every request still waiting on it and is not used
-// again: the pool (brokers.go) dials a new one for the next request.
-type brokerConn struct {
+// again: the pool (pool.go) dials a new one for the next request.
+type Conn struct {
 	address  string
 	clientID string
 	kc       *kafkaConn                // watches the connection's frames: errors that say what happened
@@ -33,15 +35,15 @@ type brokerConn struct {
 	corr int32      // the last correlation id used; guarded by wmu
 
 	mu    sync.Mutex
-	queue []*call       // written and not yet answered, in the order written
+	queue []*Call       // written and not yet answered, in the order written
 	err   error         // why the connection ended; nil while it is usable
 	srtt  time.Duration // smoothed time from writing a request to its answer (RFC 6298's SRTT)
 
 	readerDone chan struct{}
 }
 
-// call is one request on a brokerConn and, once done is closed, its answer.
-type call struct {
+// Call is one request on a Conn and, once done is closed, its answer.
+type Call struct {
 	key     protocol.ApiKey
 	version int16
 	corr    int32
@@ -56,27 +58,27 @@ type call struct {
 var errConnClosed = errors.New("the provider's Kafka client was closed")
 
 // start runs the reader; the connection's handshake is complete.
-func (c *brokerConn) start() {
+func (c *Conn) start() {
 	c.readerDone = make(chan struct{})
 	go c.readLoop()
 }
 
 // alive reports whether the connection can take requests.
-func (c *brokerConn) alive() bool {
+func (c *Conn) alive() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err == nil
 }
 
-// version is the version this connection sends of key, false when the broker does not serve it.
-func (c *brokerConn) version(key protocol.ApiKey) (int16, bool) {
+// Version is the version this connection sends of key, false when the broker does not serve it.
+func (c *Conn) Version(key protocol.ApiKey) (int16, bool) {
 	v, ok := c.versions[key]
 	return v, ok
 }
 
-// send writes msg at once and returns the call to wait on. Sends from several goroutines are
+// Send writes msg at once and returns the call to wait on. Sends from several goroutines are
 // written one after the other, never interleaved.
-func (c *brokerConn) send(ctx context.Context, msg protocol.Message) (*call, error) {
+func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	key := msg.ApiKey()
 	v, ok := c.versions[key]
 	if !ok {
@@ -88,7 +90,7 @@ func (c *brokerConn) send(ctx context.Context, msg protocol.Message) (*call, err
 	if err := protocol.WriteRequest(&buf, v, c.corr+1, c.clientID, msg); err != nil {
 		return nil, fmt.Errorf("encoding %s v%d: %w", key, v, err)
 	}
-	cl := &call{key: key, version: v, corr: c.corr + 1, done: make(chan struct{})}
+	cl := &Call{key: key, version: v, corr: c.corr + 1, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
@@ -109,11 +111,11 @@ func (c *brokerConn) send(ctx context.Context, msg protocol.Message) (*call, err
 	return cl, nil
 }
 
-// wait returns the answer to cl, or gives up when ctx ends. A request whose read ran out of
+// Wait returns the answer to cl, or gives up when ctx ends. A request whose read ran out of
 // time without an answer means a broker that stopped answering (paused, overloaded,
 // partitioned): the connection is dropped, so that the next read dials again instead of
 // queueing behind it.
-func (c *brokerConn) wait(ctx context.Context, cl *call) (protocol.Message, error) {
+func (c *Conn) Wait(ctx context.Context, cl *Call) (protocol.Message, error) {
 	select {
 	case <-cl.done:
 		return cl.msg, cl.err
@@ -130,97 +132,117 @@ func (c *brokerConn) wait(ctx context.Context, cl *call) (protocol.Message, erro
 	return nil, ctx.Err()
 }
 
-// roundTrip sends msg and waits for its answer.
-func (c *brokerConn) roundTrip(ctx context.Context, msg protocol.Message) (protocol.Message, error) {
-	cl, err := c.send(ctx, msg)
+// RoundTrip sends msg and waits for its answer.
+func (c *Conn) RoundTrip(ctx context.Context, msg protocol.Message) (protocol.Message, error) {
+	cl, err := c.Send(ctx, msg)
 	if err != nil {
 		return nil, err
 	}
-	return c.wait(ctx, cl)
+	return c.Wait(ctx, cl)
 }
 
-// readLoop reads the answers in order until the connection fails or is closed. Every frame's
-// size is checked before it is read (frames.go): a peer's size prefix is never trusted for an
-// allocation beyond maxResponseFrame; and the responses whose types this package owns are walked
-// whole before kafka-go decodes them (response_shape.go).
-func (c *brokerConn) readLoop() {
+// readLoop reads the answers in order until the connection fails or is closed, and gives each
+// to the request it answers.
+func (c *Conn) readLoop() {
 	defer close(c.readerDone)
-	var head [4]byte
 	for answered := 0; ; answered++ {
-		n, err := io.ReadFull(c.pc, head[:])
+		frame, err := c.readFrame(answered == 0)
 		if err != nil {
-			c.fail(c.kc.explainPipelined(err, n == 0, answered == 0))
-			return
-		}
-		if err := checkFrameSize(c.address, head[:]); err != nil {
 			c.fail(err)
 			return
 		}
-		// The buffer grows with the bytes received, not with what the size prefix claims.
-		size := int64(binary.BigEndian.Uint32(head[:]))
-		buf := bytes.NewBuffer(make([]byte, 0, 4+min(size, 64<<10)))
-		buf.Write(head[:])
-		got, err := buf.ReadFrom(io.LimitReader(c.pc, size))
-		if err == nil && got < size {
-			err = io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			c.fail(c.kc.explainPipelined(err, false, answered == 0))
-			return
-		}
-		frame := buf.Bytes()
-		c.mu.Lock()
-		var cl *call
-		if len(c.queue) > 0 {
-			cl = c.queue[0]
-			c.queue = c.queue[1:]
-			sample := time.Since(cl.sent)
-			if c.srtt == 0 {
-				c.srtt = sample
-			} else {
-				c.srtt += (sample - c.srtt) / 8
-			}
-		}
-		c.mu.Unlock()
-		if corr := int32(binary.BigEndian.Uint32(frame[4:8])); cl == nil || corr != cl.corr {
-			c.fail(&notKafkaError{Address: c.address, What: fmt.Sprintf(
-				"answered with correlation id %d, which no request waiting on the connection has", corr)})
+		cl := c.next()
+		if err := c.answer(cl, frame); err != nil {
+			c.fail(err)
 			if cl != nil {
 				cl.err = c.failure()
 				close(cl.done)
 			}
 			return
 		}
-		if problem := checkShape(cl.key, cl.version, frame); problem != "" { // response_shape.go
-			c.fail(&notKafkaError{Address: c.address, What: fmt.Sprintf("answered %s v%d with %s: not a Kafka broker",
-				cl.key, cl.version, problem)})
-			cl.err = c.failure()
-			close(cl.done)
-			return
-		}
-		_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)
-		if cl.err != nil {
-			cl.err = fmt.Errorf("decoding the %s v%d answer of %s: %w", cl.key, cl.version, c.address, cl.err)
-		}
-		close(cl.done)
 	}
 }
 
-// roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
-func (c *brokerConn) roundTripTime() time.Duration {
+// readFrame reads one response frame whole, size prefix included. The size is checked before
+// anything is read (wire.FrameSizeProblem): a peer's size prefix is never trusted for an
+// allocation beyond wire.MaxResponseFrame, and the buffer grows with the bytes received, not
+// with what the prefix claims. first: no answer has arrived on the connection yet.
+func (c *Conn) readFrame(first bool) ([]byte, error) {
+	var head [4]byte
+	n, err := io.ReadFull(c.pc, head[:])
+	if err != nil {
+		return nil, c.kc.explainPipelined(err, n == 0, first)
+	}
+	if err := checkFrameSize(c.address, head[:]); err != nil {
+		return nil, err
+	}
+	size := int64(binary.BigEndian.Uint32(head[:]))
+	buf := bytes.NewBuffer(make([]byte, 0, 4+min(size, 64<<10)))
+	buf.Write(head[:])
+	got, err := buf.ReadFrom(io.LimitReader(c.pc, size))
+	if err == nil && got < size {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return nil, c.kc.explainPipelined(err, false, first)
+	}
+	return buf.Bytes(), nil
+}
+
+// next takes the oldest request waiting for an answer (nil when none is) and samples the round
+// trip.
+func (c *Conn) next() *Call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.queue) == 0 {
+		return nil
+	}
+	cl := c.queue[0]
+	c.queue = c.queue[1:]
+	sample := time.Since(cl.sent)
+	if c.srtt == 0 {
+		c.srtt = sample
+	} else {
+		c.srtt += (sample - c.srtt) / 8
+	}
+	return cl
+}
+
+// answer decodes frame as the answer to cl and completes cl. An error means the connection
+// cannot be trusted any more (an answer to no request, or one that is not Kafka's); cl is then
+// left to the caller. The responses whose types the wire package owns are walked whole before
+// kafka-go decodes them (wire.CheckShape).
+func (c *Conn) answer(cl *Call, frame []byte) error {
+	if corr := int32(binary.BigEndian.Uint32(frame[4:8])); cl == nil || corr != cl.corr {
+		return &notKafkaError{Address: c.address, What: fmt.Sprintf(
+			"answered with correlation id %d, which no request waiting on the connection has", corr)}
+	}
+	if problem := wire.CheckShape(cl.key, cl.version, frame); problem != "" {
+		return shapeError(c.address, cl.key, cl.version, problem)
+	}
+	_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)
+	if cl.err != nil {
+		cl.err = fmt.Errorf("decoding the %s v%d answer of %s: %w", cl.key, cl.version, c.address, cl.err)
+	}
+	close(cl.done)
+	return nil
+}
+
+// RoundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
+func (c *Conn) RoundTripTime() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.srtt
 }
 
-func (c *brokerConn) failure() error {
+func (c *Conn) failure() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.err
 }
 
 // fail ends the connection with err (the first cause wins) and fails every request waiting.
-func (c *brokerConn) fail(err error) {
+func (c *Conn) fail(err error) {
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
@@ -238,7 +260,7 @@ func (c *brokerConn) fail(err error) {
 }
 
 // close ends the connection and waits for its reader.
-func (c *brokerConn) close() {
+func (c *Conn) close() {
 	c.fail(errConnClosed)
 	if c.readerDone != nil {
 		<-c.readerDone

@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"bufio"
@@ -14,6 +14,9 @@ import (
 	"github.com/segmentio/kafka-go/protocol/saslauthenticate"
 	"github.com/segmentio/kafka-go/protocol/saslhandshake"
 	"github.com/segmentio/kafka-go/sasl/plain"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire/wiretest"
 )
 
 // noteState is what kafkaConn knows of the request frames written so far.
@@ -97,34 +100,34 @@ const fuzzPassword = "CANARY-fuzz-password"
 // the broker's own text quoted, and never the password.
 func FuzzKafkaConnResponse(f *testing.F) {
 	for i, key := range connResponses {
-		for _, w := range walked {
-			if w.key != key {
+		for _, w := range wiretest.Walked {
+			if w.Key != key {
 				continue
 			}
-			for _, v := range versions(key) {
-				f.Add(uint8(i), v, uint8(0), encoded(f, key, w.typ, v))
+			for _, v := range wiretest.Versions(key) {
+				f.Add(uint8(i), v, uint8(0), wiretest.Encoded(f, key, w.Type, v))
 			}
 		}
 	}
 	hs := func(code int16, mechs ...string) []byte {
-		return encodedMessage(f, 1, &saslhandshake.Response{ErrorCode: code, Mechanisms: mechs})
+		return wiretest.EncodedMessage(f, 1, &saslhandshake.Response{ErrorCode: code, Mechanisms: mechs})
 	}
 	f.Add(uint8(1), int16(1), uint8(3), hs(33, "SCRAM-SHA-512", "OAUTHBEARER"))
 	f.Add(uint8(1), int16(1), uint8(0), hs(34))
-	f.Add(uint8(2), int16(1), uint8(0), encodedMessage(f, 1, &saslauthenticate.Response{ErrorCode: 58, ErrorMessage: "Authentication failed: Invalid username or password"}))
-	f.Add(uint8(2), int16(0), uint8(0), encodedMessage(f, 0, &saslauthenticate.Response{ErrorCode: 58, ErrorMessage: "bad\nline\x1b[31m"}))
-	f.Add(uint8(3), int16(1), uint8(1), frameOf(0, 0, 0, 1, 0x7f, 0xff, 0xff, 0xff))
-	f.Add(uint8(4), int16(3), uint8(0), frameOf(0, 0, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40))
+	f.Add(uint8(2), int16(1), uint8(0), wiretest.EncodedMessage(f, 1, &saslauthenticate.Response{ErrorCode: 58, ErrorMessage: "Authentication failed: Invalid username or password"}))
+	f.Add(uint8(2), int16(0), uint8(0), wiretest.EncodedMessage(f, 0, &saslauthenticate.Response{ErrorCode: 58, ErrorMessage: "bad\nline\x1b[31m"}))
+	f.Add(uint8(3), int16(1), uint8(1), wiretest.FrameOf(0, 0, 0, 1, 0x7f, 0xff, 0xff, 0xff))
+	f.Add(uint8(4), int16(3), uint8(0), wiretest.FrameOf(0, 0, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40))
 	f.Add(uint8(0), int16(0), uint8(0), []byte("HTTP/1.1 400 Bad Request\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, which uint8, v int16, chunk uint8, resp []byte) {
 		key := connResponses[int(which)%len(connResponses)]
 		if v < key.MinVersion() || v > key.MaxVersion() {
 			return
 		}
-		defer noHang("kafkaConn")()
+		defer acctest.NoHang("kafkaConn")()
 		c := &kafkaConn{Conn: &peerConn{resp: resp, chunk: int(chunk)%64 + 1}, address: "broker-1:9092",
-			s: &secureDialer{dials: newDialLog(nil, false, newContacts()), sasl: &identified{
-				Mechanism: plain.Mechanism{Username: "app", Password: fuzzPassword}, identity: `user "app"`}}}
+			s: &Dialer{dials: NewDialLog(nil, false), sasl: plain.Mechanism{Username: "app", Password: fuzzPassword},
+				identity: `user "app"`}}
 		req := binary.BigEndian.AppendUint32(nil, 4)
 		req = binary.BigEndian.AppendUint16(req, uint16(key))
 		req = binary.BigEndian.AppendUint16(req, uint16(v))
@@ -132,7 +135,7 @@ func FuzzKafkaConnResponse(f *testing.F) {
 			t.Fatal(err)
 		}
 		var err error
-		if n := allocatedBy(func() { _, _, err = protocol.ReadResponse(bufio.NewReader(c), key, v) }); n > allocLimit(len(resp)) {
+		if n := acctest.AllocatedBy(func() { _, _, err = protocol.ReadResponse(bufio.NewReader(c), key, v) }); n > acctest.AllocLimit(len(resp)) {
 			t.Fatalf("%s v%d: %d bytes from the broker made the read allocate %d", key, v, len(resp), n)
 		}
 		if err == nil {
@@ -148,19 +151,9 @@ func FuzzKafkaConnResponse(f *testing.F) {
 				!strings.Contains(text, "broker-1:9092") {
 				t.Fatalf("SASL error without the broker or identity: %#v", se)
 			}
-			if r := controlRune(text); r >= 0 {
+			if r := acctest.ControlRune(text); r >= 0 {
 				t.Fatalf("SASL error shows the broker's control character %U raw: %q", r, text)
 			}
 		}
 	})
-}
-
-// encodedMessage is kafka-go's encoding of msg as a response of version v, size prefix included.
-func encodedMessage(tb testing.TB, v int16, msg protocol.Message) []byte {
-	tb.Helper()
-	var b strings.Builder
-	if err := protocol.WriteResponse(&b, v, 1, msg); err != nil {
-		tb.Fatal(err)
-	}
-	return []byte(b.String())
 }

@@ -5,15 +5,21 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand"
+	"net"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/segmentio/kafka-go/protocol/apiversions"
+	"github.com/segmentio/kafka-go/protocol/metadata"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire/wiretest"
 )
 
 // Peers that are not Kafka must give an error: no panic in kafka-go's decoder, no allocation
@@ -81,4 +87,72 @@ func measuredRead(cl *Client) (elapsed time.Duration, allocated uint64, err erro
 	elapsed = time.Since(start)
 	runtime.ReadMemStats(&after)
 	return elapsed, after.TotalAlloc - before.TotalAlloc, err
+}
+
+// hostileBroker is a one-broker cluster that answers ApiVersions and Metadata (topic "t", one
+// partition, led by itself) as Kafka does, and every ListOffsets with a body of 10 to 14 bytes that
+// claims 2^31-1 topics: what kafka-go alone would turn into an 80 GiB allocation.
+func hostileBroker(t *testing.T) string {
+	t.Helper()
+	l := acctest.Listen(t)
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		t.Fatalf("listening on %v", l.Addr())
+	}
+	host, port := addr.IP.String(), addr.Port
+	return acctest.Serve(t, l, func(c net.Conn) {
+		go func() {
+			for {
+				v, id, _, msg, err := protocol.ReadRequest(c)
+				if err != nil {
+					return
+				}
+				var res protocol.Message
+				switch msg.(type) {
+				case *apiversions.Request:
+					res = &apiversions.Response{ApiKeys: []apiversions.ApiKeyResponse{
+						{ApiKey: int16(protocol.ApiVersions), MaxVersion: 2}, {ApiKey: int16(protocol.Metadata), MaxVersion: 8},
+						{ApiKey: int16(protocol.ListOffsets), MinVersion: 1, MaxVersion: 7}}}
+				case *metadata.Request:
+					res = &metadata.Response{Brokers: []metadata.ResponseBroker{{NodeID: 1, Host: host, Port: int32(port)}},
+						Topics: []metadata.ResponseTopic{{Name: "t", Partitions: []metadata.ResponsePartition{
+							{LeaderID: 1, ReplicaNodes: []int32{1}, IsrNodes: []int32{1}}}}}}
+				case *wire.ListOffsetsRequest:
+					body := binary.BigEndian.AppendUint32(nil, uint32(id))
+					if v >= 6 {
+						body = append(body, 0, 0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x08) // header tags, throttle, compact count 2^31-1
+					} else {
+						body = append(body, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff)
+					}
+					if _, err := c.Write(wiretest.FrameOf(body...)); err != nil {
+						return
+					}
+					continue
+				default:
+					return
+				}
+				if err := protocol.WriteResponse(c, v, id, res); err != nil {
+					return
+				}
+			}
+		}()
+	})
+}
+
+// Through the whole client, a broker's hostile ListOffsets answer is an error that says what it
+// claimed, at once, without the allocation.
+func TestHostileListOffsetsAnswer(t *testing.T) {
+	cl, err := New(Config{BootstrapServers: []string{hostileBroker(t)}, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	elapsed, allocated, err := measuredRead(cl)
+	if err == nil || !strings.Contains(err.Error(), "answered ListOffsets v7 with field Topics: an array that claims 2147483647 entries in 0 bytes") {
+		t.Fatalf("got %v; want the claim refused", err)
+	}
+	t.Logf("%s after %s, %d KiB allocated", err, elapsed, allocated>>10)
+	if allocated > 64<<20 {
+		t.Errorf("allocated %d MiB for one refused answer", allocated>>20)
+	}
 }

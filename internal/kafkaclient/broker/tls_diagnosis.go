@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"context"
@@ -9,91 +9,11 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync/atomic"
 	"syscall"
-
-	"github.com/segmentio/kafka-go/sasl"
 )
 
-// secureDialer is the Transport's dialer: TCP through the dialLog, then, when TLS is configured,
-// the TLS handshake, then a kafkaConn that watches the Kafka frames of the connection (see
-// sasl_conn.go).
-//
-// The handshake is done here rather than by kafka-go (whose Transport.TLS is left nil) so that
-// its failure is known with its address and its cause (unknown CA, a plaintext listener, ...)
-// and so that kafka-go moves on to the next bootstrap server when one fails.
-type secureDialer struct {
-	dials    *dialLog
-	tls      *tls.Config
-	sasl     sasl.Mechanism
-	clientID string
-}
-
-func newSecureDialer(dials *dialLog, cfg Config) *secureDialer {
-	return &secureDialer{dials: dials, tls: cfg.TLS, sasl: cfg.SASL.mech(), clientID: cfg.ClientID}
-}
-
-// dial is kafka.Transport.Dial.
-func (s *secureDialer) dial(ctx context.Context, network, address string) (net.Conn, error) {
-	conn, state, err := s.dialTLS(ctx, network, address)
-	if err != nil {
-		return nil, err
-	}
-	kc := &kafkaConn{Conn: conn, s: s, address: address, tls: state}
-	kc.dialDeadline, _ = ctx.Deadline()
-	return kc, nil
-}
-
-// tlsState is what the handshake of one connection saw of client certificates.
-type tlsState struct {
-	askedForCert bool // the broker sent a CertificateRequest
-	sentCert     bool // and a certificate went back
-}
-
-// dialTLS connects and, with TLS configured, completes the handshake within ctx. state is nil
-// for plaintext connections.
-func (s *secureDialer) dialTLS(ctx context.Context, network, address string) (net.Conn, *tlsState, error) {
-	raw, err := s.dials.dial(ctx, network, address)
-	if err != nil || s.tls == nil {
-		return raw, nil, err
-	}
-	counted := &countingConn{Conn: raw}
-	cfg := s.tls.Clone()
-	if cfg.ServerName == "" {
-		host, _, _ := net.SplitHostPort(address)
-		cfg.ServerName = host
-	}
-	state := &tlsState{}
-	var own *tls.Certificate
-	if len(cfg.Certificates) > 0 {
-		own = &cfg.Certificates[0]
-	}
-	cfg.Certificates = nil
-	cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
-		state.askedForCert = true
-		if own == nil {
-			return &tls.Certificate{}, nil // none: the broker decides whether that is enough
-		}
-		state.sentCert = true
-		return own, nil
-	}
-	conn := tls.Client(counted, cfg)
-	// Until the handshake ends, this is what the address did, should the timeout run out first.
-	s.dials.record(address, func(r *addrRecord) { r.security = silentTLSPeer })
-	if err := conn.HandshakeContext(ctx); err != nil {
-		_ = conn.Close()
-		te := classifyHandshake(address, cfg.ServerName, err, counted.read.Load() > 0, state)
-		s.dials.record(address, func(r *addrRecord) {
-			r.security = ""
-			if te.Problem == TLSPlaintextListener {
-				r.security = te.Detail
-			}
-		})
-		return nil, nil, te
-	}
-	s.dials.record(address, func(r *addrRecord) { r.security = "" })
-	return conn, state, nil
-}
+// What a failed TLS handshake, or a TLS alert after it, means: which of the usual causes, in
+// words that say what to fix.
 
 // silentTLSPeer describes an address that accepted TCP but never answered the ClientHello.
 const silentTLSPeer = "accepted the TCP connection but never answered the TLS handshake: a TLS/plaintext " +
@@ -137,7 +57,7 @@ func classifyHandshake(address, serverName string, err error, answered bool, sta
 		te.Detail = "closed the connection during the TLS handshake without answering it: " +
 			"a TLS/plaintext mismatch, the port is a plaintext listener (PLAINTEXT or SASL_PLAINTEXT) " +
 			"while the provider's tls block turns TLS on"
-	case !answered && (isTimeout(err) || errors.Is(err, context.Canceled)):
+	case !answered && (IsTimeout(err) || errors.Is(err, context.Canceled)):
 		te.Problem = TLSPlaintextListener
 		te.Detail = silentTLSPeer
 	default:
@@ -169,16 +89,4 @@ func remoteAlert(err error, state *tlsState) (TLSProblem, string) {
 			"it is not signed by a CA in the broker's truststore, expired, or not meant for client use", alert)
 	}
 	return TLSHandshakeFailed, fmt.Sprintf("the broker ended the connection with a TLS alert (%s)", alert)
-}
-
-// countingConn counts the bytes the peer sent, to tell "closed without a word" from "said no".
-type countingConn struct {
-	net.Conn
-	read atomic.Int64
-}
-
-func (c *countingConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.read.Add(int64(n))
-	return n, err
 }

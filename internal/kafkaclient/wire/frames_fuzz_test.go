@@ -1,19 +1,21 @@
-package kafkaclient
+package wire_test
 
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/segmentio/kafka-go/protocol"
 	"github.com/segmentio/kafka-go/protocol/apiversions"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire/wiretest"
 )
 
-// FuzzFrameSize: checkFrameSize passes exactly the sizes from 4 bytes to maxResponseFrame, and
-// notKafka objects to exactly the first bytes that cannot start a first response; a refusal is a
-// notKafkaError that names the address and says what came instead.
+// FuzzFrameSize: wire.FrameSizeProblem passes exactly the sizes from 4 bytes to wire.MaxResponseFrame, and
+// wire.NotKafka objects to exactly the first bytes that cannot start a first response; what they say
+// never shows the peer's bytes raw.
 func FuzzFrameSize(f *testing.F) {
 	for _, head := range [][]byte{
 		{0, 0, 0, 4}, {0, 0, 0, 3}, {0, 0, 0, 0}, {0xff, 0xff, 0xff, 0xff}, {0x7f, 0xff, 0xff, 0xff},
@@ -23,27 +25,23 @@ func FuzzFrameSize(f *testing.F) {
 		f.Add(head)
 	}
 	f.Fuzz(func(t *testing.T, head []byte) {
-		what := notKafka(head)
+		what := wire.NotKafka(head)
 		if len(head) < 4 {
 			if what != "" {
-				t.Fatalf("notKafka(% x) = %q from fewer than 4 bytes", head, what)
+				t.Fatalf("wire.NotKafka(% x) = %q from fewer than 4 bytes", head, what)
 			}
 			return
 		}
 		size := int32(binary.BigEndian.Uint32(head))
-		if plausible := size > 0 && size <= maxFirstFrame; plausible != (what == "") {
-			t.Fatalf("notKafka(% x) = %q for a first frame of %d bytes", head, what, size)
+		if plausible := size > 0 && size <= wire.MaxFirstFrame; plausible != (what == "") {
+			t.Fatalf("wire.NotKafka(% x) = %q for a first frame of %d bytes", head, what, size)
 		}
-		err := checkFrameSize("broker-1:9092", head[:4])
-		if ok := size >= 4 && size <= maxResponseFrame; ok != (err == nil) {
-			t.Fatalf("checkFrameSize(% x) = %v for a frame of %d bytes", head[:4], err, size)
+		problem := wire.FrameSizeProblem(head[:4])
+		if ok := size >= 4 && size <= wire.MaxResponseFrame; ok != (problem == "") {
+			t.Fatalf("wire.FrameSizeProblem(% x) = %q for a frame of %d bytes", head[:4], problem, size)
 		}
-		var nk *notKafkaError
-		if err != nil && (!errors.As(err, &nk) || !errors.Is(err, errNotKafka) || nk.Address != "broker-1:9092" || nk.What == "") {
-			t.Fatalf("checkFrameSize(% x) = %#v, want a notKafkaError naming the address", head[:4], err)
-		}
-		if err != nil && controlRune(err.Error()) >= 0 {
-			t.Fatalf("error shows raw bytes of the peer: %q", err.Error())
+		if acctest.ControlRune(problem+what) >= 0 {
+			t.Fatalf("the verdict shows raw bytes of the peer: %q %q", problem, what)
 		}
 	})
 }
@@ -62,11 +60,11 @@ func apiVersionsFrame(code int16, v int16, entries ...[3]int16) []byte {
 	return b.Bytes()
 }
 
-// FuzzCheckApiVersions feeds checkApiVersions whole ApiVersions v0-v2 frames, as kafkaConn
-// captures them (a size of at least 4 bytes, so at least 8 in all). It must not panic; what it
+// FuzzCheckApiVersions feeds wire.CheckApiVersions whole ApiVersions v0-v2 frames, as kafkaclient's
+// connection captures them (a size of at least 4 bytes, so at least 8 in all). It must not panic; what it
 // passes must decode in kafka-go within allocLimit; and its verdict must agree with what
 // kafka-go decodes: refused for Metadata below v4 or ListOffsets below v1, passed otherwise.
-// (The versions a connection sends come from kafka-go's decode of the same frame, broker_dial.go.)
+// (The versions a connection sends come from kafka-go's decode of the same frame.)
 func FuzzCheckApiVersions(f *testing.F) {
 	modern := [][3]int16{{0, 0, 11}, {1, 4, 17}, {2, 1, 10}, {3, 0, 13}, {18, 0, 4}}
 	for v := int16(0); v <= 2; v++ {
@@ -81,19 +79,22 @@ func FuzzCheckApiVersions(f *testing.F) {
 		if v < 0 || v > 2 || len(body) < 4 {
 			return // kafka-go sends v0; readFrame refuses frames under 4 bytes
 		}
-		defer noHang("checkApiVersions")()
-		frame := frameOf(body...)
-		var err error
-		if n := allocatedBy(func() { err = checkApiVersions("broker-1:9092", frame, v) }); n > allocLimit(len(frame)) {
-			t.Fatalf("checkApiVersions allocated %d bytes for a %d-byte frame", n, len(frame))
+		defer acctest.NoHang("wire.CheckApiVersions")()
+		frame := wiretest.FrameOf(body...)
+		var notKafka string
+		var tooOld *wire.TooOld
+		if n := acctest.AllocatedBy(func() { notKafka, tooOld = wire.CheckApiVersions(frame, v) }); n > acctest.AllocLimit(len(frame)) {
+			t.Fatalf("wire.CheckApiVersions allocated %d bytes for a %d-byte frame", n, len(frame))
 		}
-		var nk *notKafkaError
-		if errors.As(err, &nk) {
+		if notKafka != "" {
+			if tooOld != nil {
+				t.Fatalf("wire.CheckApiVersions = %q and %+v: one verdict at a time", notKafka, tooOld)
+			}
 			return // refused before kafka-go decodes anything
 		}
 		var msg protocol.Message
 		var derr error
-		if n := allocatedBy(func() { _, msg, derr = protocol.ReadResponse(bytes.NewReader(frame), protocol.ApiVersions, v) }); n > allocLimit(len(frame)) {
+		if n := acctest.AllocatedBy(func() { _, msg, derr = protocol.ReadResponse(bytes.NewReader(frame), protocol.ApiVersions, v) }); n > acctest.AllocLimit(len(frame)) {
 			t.Fatalf("kafka-go allocated %d bytes for a %d-byte frame that checkApiVersions passed", n, len(frame))
 		}
 		res, ok := msg.(*apiversions.Response)
@@ -104,13 +105,12 @@ func FuzzCheckApiVersions(f *testing.F) {
 		for _, k := range res.ApiKeys {
 			maxOf[k.ApiKey] = k.MaxVersion
 		}
-		var ue *UnsupportedError
-		tooOld := res.ErrorCode == 0 && len(res.ApiKeys) > 0 && (maxOf[3] < minMetadataVersion || maxOf[2] < minListOffsetsVersion)
-		if tooOld != errors.As(err, &ue) || (err != nil && ue == nil) {
-			t.Fatalf("checkApiVersions = %v for %+v", err, res)
+		want := res.ErrorCode == 0 && len(res.ApiKeys) > 0 && (maxOf[3] < wire.MinMetadataVersion || maxOf[2] < wire.MinListOffsetsVersion)
+		if want != (tooOld != nil) {
+			t.Fatalf("wire.CheckApiVersions = %+v for %+v", tooOld, res)
 		}
-		if ue != nil && !strings.Contains(ue.What, "broker-1:9092") {
-			t.Fatalf("the error does not name the broker: %v", err)
+		if tooOld != nil && tooOld.Got >= tooOld.Min {
+			t.Fatalf("wire.CheckApiVersions = %+v for %+v: not what the broker serves", tooOld, res)
 		}
 	})
 }

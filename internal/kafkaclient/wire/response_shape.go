@@ -1,4 +1,4 @@
-package kafkaclient
+package wire
 
 import (
 	"bytes"
@@ -20,32 +20,33 @@ import (
 // kafka-go's decoder trusts the lengths it reads (see frames.go): an array count is allocated
 // before it is checked against the bytes left (a 12-byte ListOffsets response that claims 2^31
 // topics asks for 80 GiB), a compact (flexible-version) length of 2^63 or more panics in
-// make, and a tagged-field count of 2^62 loops for ever. checkShape walks a whole response frame
+// make, and a tagged-field count of 2^62 loops for ever. CheckShape walks a whole response frame
 // the way kafka-go's decoder will, driven by the same `kafka:"..."` struct tags, and refuses it
 // when any count or length claims more than the bytes left, or a varint does not end. A frame
 // that passes decodes in kafka-go with allocations of at most a small multiple of its size.
 //
-// It runs on the responses this package decodes itself or registers types for (shapes):
-// kafkaConn captures them whole and checks them before kafka-go reads a byte. kafka-go's own
+// It runs on the responses whose types this package registers or kafkaclient decodes itself
+// (shapes): kafkaclient's connection captures them whole and checks them before kafka-go reads a
+// byte. kafka-go's own
 // response types could be added to shapes the same way (the fuzz tests check the walker on
 // them too); frames.go explains why they are not defended yet.
 var shapes = map[protocol.ApiKey]reflect.Type{
-	protocol.ListOffsets:      reflect.TypeFor[listOffsetsResponse](), // listoffsets.go
-	protocol.ListGroups:       reflect.TypeFor[listGroupsResponse](),  // listgroups.go
-	protocol.OffsetFetch:      reflect.TypeFor[offsetFetchResponse](), // offsetfetch.go
+	protocol.ListOffsets:      reflect.TypeFor[ListOffsetsResponse](), // listoffsets.go
+	protocol.ListGroups:       reflect.TypeFor[ListGroupsResponse](),  // listgroups.go
+	protocol.OffsetFetch:      reflect.TypeFor[OffsetFetchResponse](), // offsetfetch.go
 	protocol.SaslHandshake:    reflect.TypeFor[saslhandshake.Response](),
 	protocol.SaslAuthenticate: reflect.TypeFor[saslauthenticate.Response](),
 }
 
-// hasShape reports whether responses to key are captured and checked by checkShape.
-func hasShape(key protocol.ApiKey) bool {
+// HasShape reports whether responses to key are captured and checked by CheckShape.
+func HasShape(key protocol.ApiKey) bool {
 	_, ok := shapes[key]
 	return ok
 }
 
-// checkShape checks a whole response frame (size prefix included) to a request of key and
+// CheckShape checks a whole response frame (size prefix included) to a request of key and
 // version v; "" when kafka-go may decode it, else what is wrong with it.
-func checkShape(key protocol.ApiKey, v int16, frame []byte) string {
+func CheckShape(key protocol.ApiKey, v int16, frame []byte) string {
 	t, ok := shapes[key]
 	if !ok {
 		return ""
@@ -344,10 +345,10 @@ func kafkaTags(f reflect.StructField) []kafkaTag {
 	return out
 }
 
-// roundTripChecked sends req (version v) on a connection that does not go through kafkaConn and
-// reads its response whole (at most maxControlFrame bytes), checking its shape before kafka-go
-// decodes it.
-func roundTripChecked(rw io.ReadWriter, clientID string, v int16, req protocol.Message) (protocol.Message, error) {
+// RoundTripChecked sends req (version v) on a connection of its own (kafkaclient's probe of a
+// listener) and reads its response whole (at most MaxFirstFrame bytes), checking its shape before
+// kafka-go decodes it.
+func RoundTripChecked(rw io.ReadWriter, clientID string, v int16, req protocol.Message) (protocol.Message, error) {
 	if err := protocol.WriteRequest(rw, v, 1, clientID, req); err != nil {
 		return nil, err
 	}
@@ -356,7 +357,7 @@ func roundTripChecked(rw io.ReadWriter, clientID string, v int16, req protocol.M
 		return nil, err
 	}
 	size := int32(binary.BigEndian.Uint32(head[:]))
-	if size < 4 || size > maxControlFrame {
+	if size < 4 || size > MaxFirstFrame {
 		return nil, fmt.Errorf("a %s response frame of %d bytes", req.ApiKey(), size)
 	}
 	frame := make([]byte, 4+int(size))
@@ -364,7 +365,7 @@ func roundTripChecked(rw io.ReadWriter, clientID string, v int16, req protocol.M
 	if _, err := io.ReadFull(rw, frame[4:]); err != nil {
 		return nil, err
 	}
-	if problem := checkShape(req.ApiKey(), v, frame); problem != "" {
+	if problem := CheckShape(req.ApiKey(), v, frame); problem != "" {
 		return nil, errors.New(problem)
 	}
 	_, msg, err := protocol.ReadResponse(bytes.NewReader(frame), req.ApiKey(), v)

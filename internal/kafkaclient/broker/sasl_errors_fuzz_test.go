@@ -1,10 +1,12 @@
-package kafkaclient
+package broker
 
 import (
 	"errors"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // FuzzSASLErrorText: whatever a broker sends as its reason (SaslAuthenticate's error message)
@@ -29,7 +31,7 @@ func FuzzSASLErrorText(f *testing.F) {
 		if !strings.Contains(text, "broker-1:9092") || (e.Problem != SASLRequired && !strings.Contains(text, "PLAIN")) {
 			t.Fatalf("%v error does not name the broker and mechanism: %q", e.Problem, text)
 		}
-		if r := controlRune(text); r >= 0 {
+		if r := acctest.ControlRune(text); r >= 0 {
 			t.Fatalf("error holds the control character %U: %q", r, text)
 		}
 		if e.Problem == SASLMechanismNotEnabled || e.Problem == SASLRequired {

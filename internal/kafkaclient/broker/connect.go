@@ -1,4 +1,4 @@
-package kafkaclient
+package broker
 
 import (
 	"context"
@@ -15,17 +15,17 @@ import (
 	"github.com/segmentio/kafka-go/sasl"
 )
 
-// connect opens one broker connection: TCP (through the dialLog), TLS when configured
-// (tls_dial.go), ApiVersions (checked in full before kafka-go decodes it, frames.go), then SASL
+// connect opens one broker connection: TCP (through the DialLog), TLS when configured
+// (tls_dial.go), ApiVersions (checked in full before kafka-go decodes it, wire.CheckApiVersions), then SASL
 // when configured: one TLS handshake and one login per connection, for the life of the Client.
-// The frames of the handshake pass through kafkaConn (sasl_conn.go), which turns a refusal into
+// The frames of the handshake pass through kafkaConn (kafka_conn.go), which turns a refusal into
 // an error that names the broker and the cause. The whole connect is bounded by ctx and by
 // dialTimeout.
-func (b *brokers) connect(ctx context.Context, address string) (*brokerConn, error) {
+func (b *Pool) connect(ctx context.Context, address string) (*Conn, error) {
 	deadline := handshakeDeadline(ctx, b.dialTimeout)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	conn, err := b.dialer.dial(ctx, "tcp", address)
+	conn, err := b.dialer.Dial(ctx, "tcp", address)
 	if err != nil {
 		return nil, err
 	}
@@ -37,8 +37,9 @@ func (b *brokers) connect(ctx context.Context, address string) (*brokerConn, err
 	stop := context.AfterFunc(ctx, func() { _ = kc.Close() }) // a cancelled read ends its connect
 	defer stop()
 	_ = kc.SetDeadline(deadline)
-	bc := &brokerConn{address: address, clientID: b.clientID, kc: kc, pc: protocol.NewConn(kc, b.clientID)}
-	if err := bc.handshake(ctx, b.sasl); err != nil {
+	clientID := b.dialer.clientID
+	bc := &Conn{address: address, clientID: clientID, kc: kc, pc: protocol.NewConn(kc, clientID)}
+	if err := bc.handshake(ctx, b.dialer.sasl); err != nil {
 		_ = kc.Close()
 		if ctx.Err() != nil && !errors.As(err, new(*SASLError)) && !errors.As(err, new(*TLSError)) {
 			return nil, fmt.Errorf("%s: %w (%w)", address, ctx.Err(), err)
@@ -55,7 +56,7 @@ func (b *brokers) connect(ctx context.Context, address string) (*brokerConn, err
 }
 
 // handshake negotiates versions (ApiVersions v0, which every broker answers) and logs in.
-func (bc *brokerConn) handshake(ctx context.Context, mechanism sasl.Mechanism) error {
+func (bc *Conn) handshake(ctx context.Context, mechanism sasl.Mechanism) error {
 	bc.pc.SetVersions(map[protocol.ApiKey]int16{protocol.ApiVersions: 0})
 	m, err := bc.pc.RoundTrip(&apiversions.Request{})
 	if err != nil {
@@ -84,7 +85,7 @@ func (bc *brokerConn) handshake(ctx context.Context, mechanism sasl.Mechanism) e
 
 // login drives mechanism over SaslHandshake and SaslAuthenticate, as kafka-go's Transport does.
 // Refusals come back from kafkaConn as *SASLError.
-func (bc *brokerConn) login(ctx context.Context, mechanism sasl.Mechanism) error {
+func (bc *Conn) login(ctx context.Context, mechanism sasl.Mechanism) error {
 	m, err := bc.pc.RoundTrip(&saslhandshake.Request{Mechanism: mechanism.Name()})
 	if err != nil {
 		return err

@@ -1,20 +1,9 @@
-package kafkaclient
+package wire
 
 import (
 	"strings"
 
 	"github.com/segmentio/kafka-go"
-)
-
-// ErrorCode is an error code of the Kafka protocol (the protocol guide's "Error Codes",
-// org.apache.kafka.common.protocol.Errors).
-type ErrorCode int16
-
-// Codes callers act on: the principal lacks an ACL (Kafka's TOPIC_AUTHORIZATION_FAILED and
-// GROUP_AUTHORIZATION_FAILED).
-const (
-	TopicAuthorizationFailed ErrorCode = 29
-	GroupAuthorizationFailed ErrorCode = 30
 )
 
 // renamed are Kafka's current names (org.apache.kafka.common.protocol.Errors) and descriptions
@@ -30,9 +19,9 @@ var renamed = map[kafka.Error][2]string{
 		"election, so the offsets cannot be guaranteed to be monotonically increasing"},
 }
 
-// errorName is Kafka's name for code (as brokers log it: NOT_LEADER_OR_FOLLOWER) and its
+// ErrorName is Kafka's name for code (as brokers log it: NOT_LEADER_OR_FOLLOWER) and its
 // description.
-func errorName(code kafka.Error) (name, description string) {
+func ErrorName(code kafka.Error) (name, description string) {
 	if r, ok := renamed[code]; ok {
 		return r[0], r[1]
 	}

@@ -1,0 +1,21 @@
+// Package broker is the brokers layer of kafkaclient: one long-lived, pipelined connection per
+// broker address, and what a failed connection means. It knows nothing of offsets, topics or
+// groups; it sends the messages it is given (kafka-go's protocol types and those of package wire)
+// and answers with kafka-go's decoded responses or an error that names the address and the cause.
+//
+// Read it in this order:
+//
+//   - pool.go: Pool, at most one connection per address for the life of the client, dialled
+//     when a request first needs it, shared by the reads that wait for the same dial;
+//   - conn.go: Conn, one connection: requests written at once, answers matched in order by
+//     one reader goroutine, every frame checked (package wire) before kafka-go decodes it;
+//   - connect.go: a new connection's handshake: TCP, TLS, ApiVersions (the versions the
+//     connection sends, Conn.Version), SASL;
+//   - tls_dial.go: Dialer, TCP through the DialLog, then TLS; tls_diagnosis.go: what a failed TLS
+//     handshake means;
+//   - kafka_conn*.go: the watch on a connection's frames during the handshake, which turns a
+//     refusal or a broken connection into a TLSError, SASLError or a "not Kafka" error;
+//   - dial_log.go, dial_problems.go: DialLog, how far the latest connection to each address
+//     got and which addresses answered like Kafka (first contact or not), and that in words;
+//   - not_kafka.go, tls_errors.go, sasl_errors.go, unsupported.go: the errors.
+package broker

@@ -1,0 +1,79 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"io"
+	"syscall"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/segmentio/kafka-go/protocol/saslhandshake"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+)
+
+// explain turns a read or write error into a typed one where the state of the connection says
+// what it means. atResponseStart: nothing of the awaited response was read yet.
+func (c *kafkaConn) explain(err error, atResponseStart bool) error {
+	if c.tls != nil {
+		if p, detail := remoteAlert(err, c.tls); detail != "" {
+			return &TLSError{Address: c.address, Problem: p, Detail: detail, Err: err}
+		}
+	}
+	closed := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	if !closed || !atResponseStart {
+		return err
+	}
+	switch {
+	case !c.pipelined && c.lastKey == protocol.SaslAuthenticate:
+		// Brokers may answer bad credentials by closing the connection. (Not wrapping err:
+		// kafka-go turns any error that is io.EOF into io.ErrUnexpectedEOF, and retries.)
+		return c.saslError(SASLAuthenticationFailed, kafka.SASLAuthenticationFailed)
+	case c.s.sasl == nil && (c.firstAnswerPending || !c.pipelined && c.requests == 2 && c.lastKey != protocol.SaslHandshake):
+		// The broker answered ApiVersions, then dropped the first real request: what a SASL
+		// listener does to a client that skips authentication. Ask it to be sure.
+		if offered, ok := c.s.probeSASL(c.address, c.readDeadline); ok {
+			return &SASLError{Address: c.address, Problem: SASLRequired, Offered: offered}
+		}
+	}
+	return err
+}
+
+// explainPipelined explains a read error after the handshake, from the Conn reader.
+// atResponseStart: nothing of the awaited answer was read; first: no answer has arrived since
+// the handshake (a SASL listener drops a client that skips authentication at its first request).
+func (c *kafkaConn) explainPipelined(err error, atResponseStart, first bool) error {
+	c.firstAnswerPending = first
+	return c.explain(err, atResponseStart)
+}
+
+// probeSASL opens one more connection to address and sends a SaslHandshake (v1) to learn
+// whether the listener uses SASL and which mechanisms it enables. ok is false when it does not
+// use SASL or the probe failed.
+func (s *Dialer) probeSASL(address string, deadline time.Time) (offered []string, ok bool) {
+	if limit := time.Now().Add(3 * time.Second); deadline.IsZero() || deadline.After(limit) {
+		deadline = limit
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	conn, _, err := s.dialTLS(ctx, "tcp", address)
+	if err != nil {
+		return nil, false
+	}
+	defer func() { _ = conn.Close() }()
+	_ = conn.SetDeadline(deadline)
+	msg, err := wire.RoundTripChecked(conn, s.clientID, 1, &saslhandshake.Request{Mechanism: "PLAIN"}) // checked whole (wire.CheckShape)
+	if err != nil {
+		return nil, false
+	}
+	res, isRes := msg.(*saslhandshake.Response)
+	// A SASL listener answers with its enabled mechanisms; Kafka's other listeners with
+	// ILLEGAL_SASL_STATE (and franz-go's kfake, without SASL, with an empty list).
+	if !isRes || kafka.Error(res.ErrorCode) == kafka.IllegalSASLState || len(res.Mechanisms) == 0 {
+		return nil, false
+	}
+	return res.Mechanisms, true
+}

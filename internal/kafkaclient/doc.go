@@ -1,0 +1,31 @@
+// Package kafkaclient reads offsets from Apache Kafka with kafka-go's protocol types over its own
+// connections: one per broker for the life of the Client, requests pipelined and coalesced.
+//
+// It knows nothing about Terraform: plain Go values in, plain Go values and typed errors out. It
+// only reads: Metadata requests that never allow topic auto-creation, ListOffsets, and the group
+// reads (ListGroups; FindCoordinator only where __consumer_offsets exists; DescribeGroups;
+// OffsetFetch). It never uses kafka-go's Conn/Dial* API, which can auto-create topics and loop
+// until its context ends.
+//
+// # Reading the code
+//
+// Bottom-up; each layer uses only those below it.
+//
+//  1. Wire, package wire: our message types where kafka-go stops (ListOffsets v7, ListGroups v5,
+//     OffsetFetch v9), the checks of a peer's bytes before kafka-go decodes them, Kafka's names
+//     for error codes.
+//  2. Brokers, package broker: one long-lived, pipelined connection per broker (dial, TLS,
+//     ApiVersions, SASL) and what a failed connection means, with its address. Its error types
+//     keep their names here (broker_errors.go).
+//  3. Cluster view: metadata.go (topics and leaders, cached until a read finds them stale),
+//     bootstrap.go (which bootstrap server to ask), retry.go (the one retry policy: what is
+//     retried, backoff, first contact), request_errors.go (a request without an answer, as a
+//     typed error).
+//  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
+//     ListOffsets lookup, described once), coalesce.go (concurrent reads share one ListOffsets per
+//     leader and lookup); groups.go (one group's commits and lag), groups_list.go (every group),
+//     listgroups.go and offsetfetch.go (the requests they share); partitioner.go.
+//
+// Beside the layers: client.go (Config, New, Client), errors.go (the typed errors of the reads),
+// and the configuration builders address.go, tls.go, sasl.go, oauthbearer.go and mskiam.go.
+package kafkaclient

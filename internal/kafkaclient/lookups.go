@@ -1,0 +1,102 @@
+package kafkaclient
+
+import (
+	"fmt"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+)
+
+// The lookups of a ListOffsets read, each described once: the timestamp sent, its name in
+// errors, its place in a round, whether an answer of -1 means "no such record", what it needs of
+// the broker, and where its answer goes. offsets.go picks the lookups of a read; coalesce.go sends
+// them, one request per leader and lookup, and records the answers.
+
+// lookup is one ListOffsets timestamp to ask every partition for.
+type lookup struct {
+	timestamp int64
+	op        string // for errors: what was asked
+	// order is the lookup's place in a round: earliest, by timestamp, max timestamp, latest. A
+	// broker handles one connection's requests in order, so every offset a read gets lies between
+	// its earliest and its latest.
+	order int
+	// mayFindNone: the broker answers offset -1, without an error, when no record matches.
+	mayFindNone bool
+	needs       *feature // what the broker must serve for it; nil: every supported broker does
+	set         func(p *PartitionOffsets, offset, timestamp int64)
+}
+
+// feature is a lookup that older brokers cannot answer.
+type feature struct {
+	what    string // e.g. "the max timestamp offset"
+	kip     string
+	version int16  // the first ListOffsets version that answers it
+	since   string // the first Apache Kafka release that has it
+}
+
+var (
+	earliestLookup = lookup{timestamp: wire.TimestampEarliest, op: "ListOffsets (earliest)", order: 0,
+		set: func(p *PartitionOffsets, o, _ int64) { p.Earliest = o }}
+	timestampLookup = lookup{op: "ListOffsets (by timestamp)", order: 1, mayFindNone: true, // timestamp: the read's
+		set: func(p *PartitionOffsets, o, _ int64) {
+			if o >= 0 { // -1: no record at or after the timestamp
+				p.TimestampOffset = &o
+			}
+		}}
+	maxTimestampLookup = lookup{timestamp: wire.TimestampMax, op: "ListOffsets (max timestamp)", order: 2, mayFindNone: true,
+		needs: &feature{what: "the max timestamp offset", kip: "KIP-734", version: wire.MaxTimestampVersion, since: "3.0"},
+		set: func(p *PartitionOffsets, o, ts int64) {
+			if o >= 0 { // -1: the partition holds no record (or, read_committed, none below the LSO)
+				p.MaxTimestampOffset, p.MaxTimestamp = &o, &ts
+			}
+		}}
+	latestLookup = lookup{timestamp: wire.TimestampLatest, op: "ListOffsets (latest)", order: 3,
+		set: func(p *PartitionOffsets, o, _ int64) { p.Latest = o }}
+)
+
+// lookups are the lookups req asks for, in the order of a round.
+func lookups(req OffsetsRequest) []lookup {
+	var out []lookup
+	if !req.latestOnly {
+		out = append(out, earliestLookup)
+	}
+	if req.TimestampMs != nil {
+		l := timestampLookup
+		l.timestamp = *req.TimestampMs
+		out = append(out, l)
+	}
+	if req.MaxTimestamp {
+		out = append(out, maxTimestampLookup)
+	}
+	return append(out, latestLookup)
+}
+
+// lookupOf is the lookup that sends timestamp ts.
+func lookupOf(ts int64) lookup {
+	for _, l := range []lookup{earliestLookup, maxTimestampLookup, latestLookup} {
+		if l.timestamp == ts {
+			return l
+		}
+	}
+	l := timestampLookup
+	l.timestamp = ts
+	return l
+}
+
+// servedBy refuses the lookup when a broker serves ListOffsets only up to version served: brokers
+// older than the feature read its timestamp as an ordinary time and answer a record, not an
+// error, so the version decides before the request goes out.
+func (l lookup) servedBy(address string, served int16) error {
+	if l.needs == nil || served >= l.needs.version {
+		return nil
+	}
+	return l.unsupported(fmt.Sprintf("; broker %s serves up to v%d", address, served))
+}
+
+// unsupported is the error for a broker that cannot answer the lookup; more adds to its
+// parenthesis.
+func (l lookup) unsupported(more string) *UnsupportedError {
+	return &UnsupportedError{
+		What:  fmt.Sprintf("%s (ListOffsets v%d, %s%s)", l.needs.what, l.needs.version, l.needs.kip, more),
+		Since: l.needs.since,
+	}
+}

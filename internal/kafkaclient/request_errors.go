@@ -1,0 +1,53 @@
+package kafkaclient
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// What a request that got no broker answer reports: the brokers layer's diagnosis of the address
+// (broker.DialLog.Describe), in the typed errors of this package.
+
+// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
+// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
+// pass through: they say what to fix.
+func (c *Client) requestError(op, address string, id int, err error) error {
+	var code kafka.Error
+	switch {
+	case configFailure(err) != nil:
+		return err
+	case errors.As(err, &code):
+		return &BrokerError{Op: op, Partition: -1, Code: ErrorCode(code), Broker: describeBroker(address, id)}
+	}
+	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Problem: c.dials.Describe(address, id, err), Err: err}
+}
+
+// describeBroker names a broker for errors: "broker 2 (127.0.0.1:9092)", or the bare address of
+// a bootstrap server.
+func describeBroker(address string, id int) string {
+	if id < 0 || address == "" {
+		return address
+	}
+	return fmt.Sprintf("broker %d (%s)", id, address)
+}
+
+// configFailure returns the TLS, SASL or version error in err, if any: failures that the
+// configuration must fix, reported as they are.
+func configFailure(err error) error {
+	var (
+		tlsErr *TLSError
+		sasl   *SASLError
+		unsup  *UnsupportedError
+	)
+	switch {
+	case errors.As(err, &tlsErr):
+		return tlsErr
+	case errors.As(err, &sasl):
+		return sasl
+	case errors.As(err, &unsup):
+		return unsup
+	}
+	return nil
+}

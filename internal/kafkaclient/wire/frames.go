@@ -1,0 +1,122 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+)
+
+// kafka-go trusts what it reads: a negative frame size panics in its decoder, and an array
+// count is allocated before it is checked against the bytes left (kafka-go issue #1439), so a
+// 14-byte frame can ask for gigabytes. The connection of kafkaclient therefore checks the size of
+// every response frame (FrameSizeProblem), and the first response of every connection,
+// ApiVersions, in full (CheckApiVersions), so that a peer that is not Kafka is refused before
+// kafka-go decodes anything it sent. Later responses whose types this package registers or
+// kafkaclient decodes itself (ListOffsets, ListGroups, OffsetFetch, SaslHandshake,
+// SaslAuthenticate) are read whole and walked before kafka-go decodes them (CheckShape).
+// kafka-go's own responses (Metadata, FindCoordinator, DescribeGroups) are not yet: a broker that
+// answers ApiVersions properly and then sends hostile arrays there is not defended against;
+// adding their types to shapes would be enough (FuzzResponseShape already checks the walker on them).
+
+// MaxResponseFrame bounds any response frame: far above what Metadata for a large cluster or
+// ListOffsets for thousands of partitions take, far below what would exhaust memory.
+const MaxResponseFrame = 256 << 20
+
+// MaxFirstFrame bounds the size prefix of the first response on a connection, which is always
+// an ApiVersions response (a few KiB), and of the other responses of the handshake (SASL). An
+// HTTP or TLS server's first bytes read as a size of hundreds of MiB, which kafka-go would
+// otherwise try to allocate and wait for.
+const MaxFirstFrame = 1 << 20
+
+// FrameSizeProblem says what is wrong with a response's size prefix (its first 4 bytes), ""
+// when nothing is.
+func FrameSizeProblem(head []byte) string {
+	size := int32(binary.BigEndian.Uint32(head))
+	if size >= 4 && size <= MaxResponseFrame { // at least the correlation id
+		return ""
+	}
+	if what := NotKafka(head); what != "" {
+		return what
+	}
+	return fmt.Sprintf("answered with a frame size of %d bytes, which no Kafka response has", size)
+}
+
+// NotKafka says what head, the first bytes of a connection's first response, looks like when
+// its size prefix cannot start a Kafka response; "" when it can (or when fewer than 4 bytes
+// came).
+func NotKafka(head []byte) string {
+	if len(head) < 4 {
+		return ""
+	}
+	size := int32(binary.BigEndian.Uint32(head))
+	if size > 0 && size <= MaxFirstFrame {
+		return ""
+	}
+	switch {
+	case head[0] == 0x15 || head[0] == 0x16:
+		return "answered with TLS: a TLS/plaintext mismatch, the port is a TLS listener (SSL or SASL_SSL) " +
+			"while the provider speaks plaintext (add a tls block, or use the plaintext port)"
+	case bytes.HasPrefix(head, []byte("HTTP")):
+		return "answered with HTTP (an HTTP server, not a Kafka listener)"
+	case bytes.HasPrefix(head, []byte("SSH-")):
+		return "answered with SSH (an SSH server, not a Kafka listener)"
+	}
+	return fmt.Sprintf("answered with bytes that are not a Kafka response (first bytes % x)", head)
+}
+
+// Minimum Kafka protocol versions the provider relies on.
+const (
+	// MinMetadataVersion: Metadata v4 added AllowAutoTopicCreation; v0-v3 let a broker create any
+	// topic asked about.
+	MinMetadataVersion = 4
+	// MinListOffsetsVersion: ListOffsets v1 answers one offset per partition; v0 is a different format.
+	MinListOffsetsVersion = 1
+)
+
+// TooOld names an API that a broker serves below the version the provider needs.
+type TooOld struct {
+	API      string // e.g. "Metadata"
+	Min, Got int16  // the version needed, the highest served (0 when not served at all)
+	Why      string // what older versions would do
+}
+
+// CheckApiVersions checks a whole ApiVersions response frame (size prefix included) of request
+// version v: its array fits in the frame (else notKafka says what is wrong), and the broker
+// serves Metadata and ListOffsets in versions that keep the provider read-only and correct (else
+// tooOld names the first that it does not).
+func CheckApiVersions(frame []byte, v int16) (notKafka string, tooOld *TooOld) {
+	if v >= 3 {
+		return "", nil // kafka-go sends ApiVersions v0 on every new connection; later versions are not checked
+	}
+	body := frame[8:] // size, correlation id
+	if len(body) < 6 {
+		return fmt.Sprintf("answered ApiVersions with %d bytes, too short for a Kafka response", len(frame)), nil
+	}
+	count := int32(binary.BigEndian.Uint32(body[2:6]))
+	entries := body[6:]
+	if count < 0 || int(count) > len(entries)/6 {
+		return fmt.Sprintf("answered ApiVersions with a response that claims %d API versions in %d bytes: "+
+			"not a Kafka broker", count, len(entries)), nil
+	}
+	maxVersion := map[int16]int16{}
+	for i := 0; i < int(count); i++ {
+		e := entries[6*i:]
+		maxVersion[int16(binary.BigEndian.Uint16(e))] = int16(binary.BigEndian.Uint16(e[4:]))
+	}
+	if code := int16(binary.BigEndian.Uint16(body[:2])); code != 0 || count == 0 {
+		return "", nil // kafka-go reports the error code itself
+	}
+	for _, need := range []struct {
+		key int16
+		TooOld
+	}{
+		{3, TooOld{API: "Metadata", Min: MinMetadataVersion, Why: "older versions let the broker create the topics asked about"}},
+		{2, TooOld{API: "ListOffsets", Min: MinListOffsetsVersion, Why: "older versions answer in a format this provider does not read"}},
+	} {
+		if got, ok := maxVersion[need.key]; !ok || got < need.Min {
+			need.Got = got
+			return "", &need.TooOld
+		}
+	}
+	return "", nil
+}
