@@ -228,8 +228,8 @@ func (c *Conn) answer(cl *Call, frame []byte) error {
 	return nil
 }
 
-// RoundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
-func (c *Conn) RoundTripTime() time.Duration {
+// roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
+func (c *Conn) roundTripTime() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.srtt

@@ -108,7 +108,7 @@ func (b *Pool) RoundTripTime(address string) time.Duration {
 	if c == nil {
 		return 0
 	}
-	return c.RoundTripTime()
+	return c.roundTripTime()
 }
 
 // Close ends every connection and waits for their readers; later requests fail.
