@@ -82,7 +82,7 @@ func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	key := msg.ApiKey()
 	v, ok := c.versions[key]
 	if !ok {
-		return nil, &UnsupportedError{What: fmt.Sprintf("broker %s: the %s API", c.address, key), Since: "0.11"}
+		return nil, &UnsupportedError{What: fmt.Sprintf("broker %s: the %s API", c.address, key), Since: oldestSupported}
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
