@@ -24,6 +24,10 @@ const (
 	answered                     // it answered like Kafka earlier in this process
 )
 
+// namedButUnreachable follows a failed dial to a broker that the cluster's metadata names.
+const namedButUnreachable = "; the cluster's metadata names it as a broker (restarting or down; if it lasts, " +
+	"check the broker's advertised.listeners: this is the address the cluster gives for it)"
+
 // problem describes what went wrong at the address, "" if nothing did.
 func (r *addrRecord) problem(known acquaintance) string {
 	switch {
@@ -42,8 +46,7 @@ func (r *addrRecord) problem(known acquaintance) string {
 	case known == answered && r.dialErr != nil:
 		return describeDialError(r.dialErr) + "; it answered earlier in this run (a broker restarting or down)"
 	case known == named && r.dialErr != nil:
-		return describeDialError(r.dialErr) + "; the cluster's metadata names it as a broker (restarting or " +
-			"down; if it lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
+		return describeDialError(r.dialErr) + namedButUnreachable
 	case r.connected && r.readErr != nil:
 		return "accepted the TCP connection, then closed it without a Kafka response " +
 			"(is this a Kafka listener, and does it expect TLS or SASL?)"
@@ -109,8 +112,7 @@ func (d *DialLog) Describe(address string, id int, err error) string {
 	case known == answered && IsTimeout(err):
 		return "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
 	case known == named && errors.As(err, &op) && op.Op == "dial":
-		return describeDialError(err) + "; the cluster's metadata names it as a broker (restarting or down; if it " +
-			"lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
+		return describeDialError(err) + namedButUnreachable
 	}
 	return plainError(err)
 }
