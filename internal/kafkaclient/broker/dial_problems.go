@@ -85,9 +85,13 @@ func IsTimeout(err error) bool {
 // IsConnectionLoss reports errors that mean "the connection broke mid-request": worth a retry on
 // a new connection.
 func IsConnectionLoss(err error) bool {
+	return closedByPeer(err) || errors.Is(err, net.ErrClosed)
+}
+
+// closedByPeer reports the errors of a connection that the peer closed or reset.
+func closedByPeer(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, net.ErrClosed)
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // Describe says what happened on the way to address, from what this read's connections saw and

@@ -2,9 +2,6 @@ package broker
 
 import (
 	"context"
-	"errors"
-	"io"
-	"syscall"
 	"time"
 
 	"github.com/segmentio/kafka-go"
@@ -22,9 +19,7 @@ func (c *kafkaConn) explain(err error, atResponseStart bool) error {
 			return &TLSError{Address: c.address, Problem: p, Detail: detail, Err: err}
 		}
 	}
-	closed := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
-	if !closed || !atResponseStart {
+	if !closedByPeer(err) || !atResponseStart {
 		return err
 	}
 	switch {
