@@ -10,8 +10,8 @@ import (
 // What a request that got no broker answer reports: the brokers layer's diagnosis of the address
 // (broker.DialLog.Describe), in the typed errors of this package.
 
-// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
-// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
+// requestError describes a request to address (broker id, or -1 for a bootstrap server) that
+// failed without a broker answer. TLS, SASL and version errors
 // pass through: they say what to fix.
 func (c *Client) requestError(op, address string, id int, err error) error {
 	var code kafka.Error

@@ -25,7 +25,7 @@ func (c *kafkaConn) explain(err error, atResponseStart bool) error {
 	switch {
 	case !c.pipelined && c.lastKey == protocol.SaslAuthenticate:
 		// Brokers may answer bad credentials by closing the connection. (Not wrapping err:
-		// kafka-go turns any error that is io.EOF into io.ErrUnexpectedEOF, and retries.)
+		// kafka-go's decoder replaces any error that is io.EOF with io.ErrUnexpectedEOF.)
 		return c.saslError(SASLAuthenticationFailed, kafka.SASLAuthenticationFailed)
 	case c.s.sasl == nil && (c.firstAnswerPending || !c.pipelined && c.requests == 2 && c.lastKey != protocol.SaslHandshake):
 		// The broker answered ApiVersions, then dropped the first real request: what a SASL
