@@ -121,7 +121,7 @@ func (d *DialLog) Describe(address string, id int, err error) string {
 	return plainError(err)
 }
 
-// plainError says in words what a connection error was, without kafka-go's wrapping.
+// plainError says in words what a connection error was.
 func plainError(err error) string {
 	var op *net.OpError
 	switch {
@@ -132,5 +132,5 @@ func plainError(err error) string {
 	case IsConnectionLoss(err):
 		return "closed the connection before answering (a broker shutting down or restarting)"
 	}
-	return "failed: " + strings.TrimPrefix(err.Error(), "kafka.(*Client).Metadata: ")
+	return "failed: " + err.Error()
 }
