@@ -16,7 +16,7 @@
 //     for error codes.
 //  2. Brokers, package broker: one long-lived, pipelined connection per broker (dial, TLS,
 //     ApiVersions, SASL) and what a failed connection means, with its address. Its error types
-//     keep their names here (broker_errors.go).
+//     keep their names here (errors_aliases.go).
 //  3. Cluster view: metadata.go (topics and leaders, cached until a read finds them stale),
 //     bootstrap.go (which bootstrap server to ask), retry.go (the one retry policy: what is
 //     retried, backoff, first contact), request_errors.go (a request without an answer, as a
