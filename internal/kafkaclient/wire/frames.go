@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/segmentio/kafka-go/protocol"
 )
 
 // kafka-go trusts what it reads: a negative frame size panics in its decoder, and an array
@@ -110,8 +112,8 @@ func CheckApiVersions(frame []byte, v int16) (notKafka string, tooOld *TooOld) {
 		key int16
 		TooOld
 	}{
-		{3, TooOld{API: "Metadata", Min: MinMetadataVersion, Why: "older versions let the broker create the topics asked about"}},
-		{2, TooOld{API: "ListOffsets", Min: MinListOffsetsVersion, Why: "older versions answer in a format this provider does not read"}},
+		{int16(protocol.Metadata), TooOld{API: "Metadata", Min: MinMetadataVersion, Why: "older versions let the broker create the topics asked about"}},
+		{int16(protocol.ListOffsets), TooOld{API: "ListOffsets", Min: MinListOffsetsVersion, Why: "older versions answer in a format this provider does not read"}},
 	} {
 		if got, ok := maxVersion[need.key]; !ok || got < need.Min {
 			need.Got = got
