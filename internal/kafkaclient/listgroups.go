@@ -87,7 +87,7 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wi
 	if group != "" {
 		about = fmt.Sprintf(" for group %q", group)
 	}
-	m, err := c.roundTrip(ctx, b.address, &wire.ListGroupsRequest{})
+	m, err := c.brokers.RoundTrip(ctx, b.address, &wire.ListGroupsRequest{})
 	if err != nil {
 		op := "ListGroups"
 		if group != "" {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/segmentio/kafka-go/protocol"
 )
 
 // Pool holds the Client's connections: at most one per broker address, dialled when a request
@@ -69,6 +71,15 @@ func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
 	d.conn, d.err = conn, err
 	close(d.done)
 	return conn, err
+}
+
+// RoundTrip sends one request to address on its connection (Get) and waits for the answer.
+func (b *Pool) RoundTrip(ctx context.Context, address string, msg protocol.Message) (protocol.Message, error) {
+	conn, err := b.Get(ctx, address)
+	if err != nil {
+		return nil, err
+	}
+	return conn.RoundTrip(ctx, msg)
 }
 
 // keep ends the dial to address: a new connection takes the place of the failed one (old, for
