@@ -94,7 +94,7 @@ var retriable = map[kafka.Error]bool{
 	kafka.BrokerNotAvailable:           true,
 	kafka.ReplicaNotAvailable:          true,
 	kafka.NotEnoughReplicas:            true,
-	kafka.Error(-1):                    true, // kafka-go's mark for a sub-request lost in transport
+	kafka.Error(-1):                    true, // UNKNOWN_SERVER_ERROR; once kafka-go's Transport's mark for a lost sub-request
 	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
 	kafka.GroupCoordinatorNotAvailable: true,
 	kafka.NotCoordinatorForGroup:       true,
