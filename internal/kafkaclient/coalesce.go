@@ -23,9 +23,9 @@ import (
 // next one, which leaves when the answers are in: so a read only ever joins a round that has not
 // been sent, and never uses an answer requested before it began.
 //
-// The requests of a round are written in the order earliest, by timestamp, max timestamp,
-// latest: a broker handles one connection's requests in order, so every offset a read gets lies
-// between its earliest and its latest, as when they were asked one after the other.
+// The requests of a round are written in the order of their lookups (lookup.order, lookups.go),
+// earliest first and latest last: a broker handles one connection's requests in order, so every
+// offset a read gets lies between its earliest and its latest.
 
 // A round waits a little for the reads that arrive at the same moment before it leaves: at most
 // a quarter of the leader's round trip (between lingerMin and lingerMax), so that waiting costs

@@ -16,16 +16,18 @@
 //     for error codes.
 //  2. Brokers, package broker: one long-lived, pipelined connection per broker (dial, TLS,
 //     ApiVersions, SASL) and what a failed connection means, with its address. Its error types
-//     keep their names here (broker_errors.go).
+//     keep their names here (errors_aliases.go).
 //  3. Cluster view: metadata.go (topics and leaders, cached until a read finds them stale),
 //     bootstrap.go (which bootstrap server to ask), retry.go (the one retry policy: what is
-//     retried, backoff, first contact), request_errors.go (a request without an answer, as a
+//     retried, backoff, first contact; whether the cluster answered before is kept by the brokers
+//     layer, broker.DialLog.Reached), request_errors.go (a request without an answer, as a
 //     typed error).
 //  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
 //     ListOffsets lookup, described once), coalesce.go (concurrent reads share one ListOffsets per
 //     leader and lookup); groups.go (one group's commits and lag), groups_list.go (every group),
-//     listgroups.go and offsetfetch.go (the requests they share); partitioner.go.
+//     listgroups.go and offsetfetch.go (the requests they share).
 //
 // Beside the layers: client.go (Config, New, Client), errors.go (the typed errors of the reads),
-// and the configuration builders address.go, tls.go, sasl.go, oauthbearer.go and mskiam.go.
+// the configuration builders address.go, tls.go, sasl.go, oauthbearer.go and mskiam.go, and
+// partitioner.go (PartitionForKey: Kafka's default partitioner, no request at all).
 package kafkaclient

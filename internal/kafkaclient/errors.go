@@ -102,7 +102,13 @@ func (e *BrokerError) Error() string {
 	if e.Broker != "" {
 		who = e.Broker
 	}
-	return fmt.Sprintf("%s for %s: %s answered %s (error code %d): %s", e.Op, about, who, name, int16(e.Code), desc)
+	return fmt.Sprintf("%s for %s: %s", e.Op, about, e.answeredBy(who))
+}
+
+// answeredBy says that who answered e's error code, with Kafka's name and description for it.
+func (e *BrokerError) answeredBy(who string) string {
+	name, desc := wire.ErrorName(kafka.Error(e.Code))
+	return fmt.Sprintf("%s answered %s (error code %d): %s", who, name, int16(e.Code), desc)
 }
 
 // ConnectionError: a request got no answer because the connection to the broker failed (refused,

@@ -286,7 +286,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	if err != nil {
 		return leader{}, c.seedError(err)
 	}
-	m, err := c.roundTrip(ctx, addr, &findcoordinator.Request{Key: group})
+	m, err := c.brokers.RoundTrip(ctx, addr, &findcoordinator.Request{Key: group})
 	if err != nil {
 		c.cluster.dropSeed(addr)
 		return leader{}, c.requestError(op, addr, -1, err)
@@ -309,7 +309,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 // coordinator. A group neither knows is Dead without members: OffsetFetch then decides whether it
 // exists (its commits outlive its members).
 func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (string, bool, error) {
-	m, err := c.roundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
+	m, err := c.brokers.RoundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
 	if err != nil {
 		return "", false, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
 			coordinator.address, int(coordinator.id), err)

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/segmentio/kafka-go"
-
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
@@ -87,7 +85,7 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wi
 	if group != "" {
 		about = fmt.Sprintf(" for group %q", group)
 	}
-	m, err := c.roundTrip(ctx, b.address, &wire.ListGroupsRequest{})
+	m, err := c.brokers.RoundTrip(ctx, b.address, &wire.ListGroupsRequest{})
 	if err != nil {
 		op := "ListGroups"
 		if group != "" {
@@ -125,8 +123,7 @@ func listedState(groups []wire.ListGroupsResponseGroup, group string) (state str
 type brokerCodeError struct{ *BrokerError }
 
 func (e *brokerCodeError) Error() string {
-	name, desc := wire.ErrorName(kafka.Error(e.Code))
-	return fmt.Sprintf("%s: %s answered %s (error code %d): %s", e.Op, e.Broker, name, int16(e.Code), desc)
+	return e.Op + ": " + e.answeredBy(e.Broker)
 }
 
 func (e *brokerCodeError) Unwrap() error { return e.BrokerError }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
-	"github.com/segmentio/kafka-go/protocol"
 	"github.com/segmentio/kafka-go/protocol/metadata"
 )
 
@@ -138,7 +137,7 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Re
 	if err != nil {
 		return nil, c.seedError(err)
 	}
-	m, err := c.roundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
+	m, err := c.brokers.RoundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
 	if err != nil {
 		c.cluster.dropSeed(addr)
 		return nil, c.requestError("Metadata", addr, -1, err)
@@ -240,15 +239,6 @@ func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 		}
 	}
 	return md, nil
-}
-
-// roundTrip sends one request to address on its connection and waits for the answer.
-func (c *Client) roundTrip(ctx context.Context, address string, msg protocol.Message) (protocol.Message, error) {
-	conn, err := c.brokers.Get(ctx, address)
-	if err != nil {
-		return nil, err
-	}
-	return conn.RoundTrip(ctx, msg)
 }
 
 // leaders returns the leader of each requested partition of topic (every partition when

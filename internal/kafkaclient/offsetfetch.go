@@ -36,7 +36,7 @@ func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []s
 	if len(groups) == 1 {
 		req.GroupID = groups[0]
 	}
-	m, err := c.roundTrip(ctx, coordinator.address, req)
+	m, err := c.brokers.RoundTrip(ctx, coordinator.address, req)
 	if err != nil {
 		return nil, err
 	}

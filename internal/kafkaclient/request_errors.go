@@ -3,6 +3,7 @@ package kafkaclient
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/segmentio/kafka-go"
 )
@@ -10,9 +11,8 @@ import (
 // What a request that got no broker answer reports: the brokers layer's diagnosis of the address
 // (broker.DialLog.Describe), in the typed errors of this package.
 
-// requestError describes a request to address (broker id, or -1 for a bootstrap server; "" when
-// kafka-go chose the broker) that failed without a broker answer. TLS, SASL and version errors
-// pass through: they say what to fix.
+// requestError describes a request to address (broker id, or -1 for a bootstrap server) that
+// failed without a broker answer. TLS, SASL and version errors pass through: they say what to fix.
 func (c *Client) requestError(op, address string, id int, err error) error {
 	var code kafka.Error
 	switch {
@@ -22,6 +22,22 @@ func (c *Client) requestError(op, address string, id int, err error) error {
 		return &BrokerError{Op: op, Partition: -1, Code: ErrorCode(code), Broker: describeBroker(address, id)}
 	}
 	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Problem: c.dials.Describe(address, id, err), Err: err}
+}
+
+// seedError is the error of a failed choice of bootstrap server: a TLS, SASL or version failure
+// as it is (it says what to fix; no address list hides it), else what each address did.
+func (c *Client) seedError(err error) error {
+	if typed := configFailure(err); typed != nil {
+		return typed
+	}
+	return &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
+}
+
+func (c *Client) bootstrapProblems() string {
+	if p := c.dials.Problems(); len(p) > 0 {
+		return strings.Join(p, "; ")
+	}
+	return "no bootstrap server answered (" + strings.Join(c.cfg.BootstrapServers, ", ") + ")"
 }
 
 // describeBroker names a broker for errors: "broker 2 (127.0.0.1:9092)", or the bare address of

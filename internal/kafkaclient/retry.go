@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -67,22 +66,6 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 	}
 }
 
-// seedError is the error of a failed choice of bootstrap server: a TLS, SASL or version failure
-// as it is (it says what to fix; no address list hides it), else what each address did.
-func (c *Client) seedError(err error) error {
-	if typed := configFailure(err); typed != nil {
-		return typed
-	}
-	return &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
-}
-
-func (c *Client) bootstrapProblems() string {
-	if p := c.dials.Problems(); len(p) > 0 {
-		return strings.Join(p, "; ")
-	}
-	return "no bootstrap server answered (" + strings.Join(c.cfg.BootstrapServers, ", ") + ")"
-}
-
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
 // the last attempt was still failing on.
 func (c *Client) timeoutError(last error) error {
@@ -111,7 +94,7 @@ var retriable = map[kafka.Error]bool{
 	kafka.BrokerNotAvailable:           true,
 	kafka.ReplicaNotAvailable:          true,
 	kafka.NotEnoughReplicas:            true,
-	kafka.Error(-1):                    true, // kafka-go's mark for a sub-request lost in transport
+	kafka.Error(-1):                    true, // UNKNOWN_SERVER_ERROR; once kafka-go's Transport's mark for a lost sub-request
 	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
 	kafka.GroupCoordinatorNotAvailable: true,
 	kafka.NotCoordinatorForGroup:       true,

@@ -82,7 +82,7 @@ func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	key := msg.ApiKey()
 	v, ok := c.versions[key]
 	if !ok {
-		return nil, &UnsupportedError{What: fmt.Sprintf("broker %s: the %s API", c.address, key), Since: "0.11"}
+		return nil, &UnsupportedError{What: fmt.Sprintf("broker %s: the %s API", c.address, key), Since: oldestSupported}
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -228,8 +228,8 @@ func (c *Conn) answer(cl *Call, frame []byte) error {
 	return nil
 }
 
-// RoundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
-func (c *Conn) RoundTripTime() time.Duration {
+// roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
+func (c *Conn) roundTripTime() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.srtt

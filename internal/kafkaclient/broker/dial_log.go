@@ -10,9 +10,9 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
-// DialLog wraps a dialer and remembers, per address, how far the latest connection got. kafka-go
-// reports a silent broker as "context deadline exceeded" and a refused one as a bare dial
-// error; this record is what lets an error say which address failed and how.
+// DialLog wraps a dialer and remembers, per address, how far the latest connection got. A silent
+// broker ends as a bare deadline and a refused one as a bare dial error; this record is what lets
+// an error say which address failed and how.
 type DialLog struct {
 	dial0       func(ctx context.Context, network, address string) (net.Conn, error)
 	checkFrames bool

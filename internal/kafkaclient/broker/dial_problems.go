@@ -24,6 +24,10 @@ const (
 	answered                     // it answered like Kafka earlier in this process
 )
 
+// namedButUnreachable follows a failed dial to a broker that the cluster's metadata names.
+const namedButUnreachable = "; the cluster's metadata names it as a broker (restarting or down; if it lasts, " +
+	"check the broker's advertised.listeners: this is the address the cluster gives for it)"
+
 // problem describes what went wrong at the address, "" if nothing did.
 func (r *addrRecord) problem(known acquaintance) string {
 	switch {
@@ -42,8 +46,7 @@ func (r *addrRecord) problem(known acquaintance) string {
 	case known == answered && r.dialErr != nil:
 		return describeDialError(r.dialErr) + "; it answered earlier in this run (a broker restarting or down)"
 	case known == named && r.dialErr != nil:
-		return describeDialError(r.dialErr) + "; the cluster's metadata names it as a broker (restarting or " +
-			"down; if it lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
+		return describeDialError(r.dialErr) + namedButUnreachable
 	case r.connected && r.readErr != nil:
 		return "accepted the TCP connection, then closed it without a Kafka response " +
 			"(is this a Kafka listener, and does it expect TLS or SASL?)"
@@ -82,9 +85,13 @@ func IsTimeout(err error) bool {
 // IsConnectionLoss reports errors that mean "the connection broke mid-request": worth a retry on
 // a new connection.
 func IsConnectionLoss(err error) bool {
+	return closedByPeer(err) || errors.Is(err, net.ErrClosed)
+}
+
+// closedByPeer reports the errors of a connection that the peer closed or reset.
+func closedByPeer(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, net.ErrClosed)
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // Describe says what happened on the way to address, from what this read's connections saw and
@@ -109,13 +116,12 @@ func (d *DialLog) Describe(address string, id int, err error) string {
 	case known == answered && IsTimeout(err):
 		return "stopped answering (it answered earlier in this run; a paused, overloaded or partitioned broker)"
 	case known == named && errors.As(err, &op) && op.Op == "dial":
-		return describeDialError(err) + "; the cluster's metadata names it as a broker (restarting or down; if it " +
-			"lasts, check the broker's advertised.listeners: this is the address the cluster gives for it)"
+		return describeDialError(err) + namedButUnreachable
 	}
 	return plainError(err)
 }
 
-// plainError says in words what a connection error was, without kafka-go's wrapping.
+// plainError says in words what a connection error was.
 func plainError(err error) string {
 	var op *net.OpError
 	switch {
@@ -126,5 +132,5 @@ func plainError(err error) string {
 	case IsConnectionLoss(err):
 		return "closed the connection before answering (a broker shutting down or restarting)"
 	}
-	return "failed: " + strings.TrimPrefix(err.Error(), "kafka.(*Client).Metadata: ")
+	return "failed: " + err.Error()
 }

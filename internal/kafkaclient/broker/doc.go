@@ -6,9 +6,12 @@
 // Read it in this order:
 //
 //   - pool.go: Pool, at most one connection per address for the life of the client, dialled
-//     when a request first needs it, shared by the reads that wait for the same dial;
+//     when a request first needs it, shared by the reads that wait for the same dial, dialled
+//     again at the next request once it failed;
 //   - conn.go: Conn, one connection: requests written at once, answers matched in order by
-//     one reader goroutine, every frame checked (package wire) before kafka-go decodes it;
+//     one reader goroutine, every frame checked (package wire) before kafka-go decodes it; a
+//     connection fails for good on a broken read or write, or a request left unanswered past
+//     its read's deadline;
 //   - connect.go: a new connection's handshake: TCP, TLS, ApiVersions (the versions the
 //     connection sends, Conn.Version), SASL;
 //   - tls_dial.go: Dialer, TCP through the DialLog, then TLS; tls_diagnosis.go: what a failed TLS
@@ -17,5 +20,6 @@
 //     refusal or a broken connection into a TLSError, SASLError or a "not Kafka" error;
 //   - dial_log.go, dial_problems.go: DialLog, how far the latest connection to each address
 //     got and which addresses answered like Kafka (first contact or not), and that in words;
+//     IsTimeout and IsConnectionLoss, what the retry policy asks of an error;
 //   - not_kafka.go, tls_errors.go, sasl_errors.go, unsupported.go: the errors.
 package broker

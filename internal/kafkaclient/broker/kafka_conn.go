@@ -40,8 +40,7 @@ type kafkaConn struct {
 
 	rbuf []byte // a captured response frame, served to kafka-go's reads
 
-	readDeadline time.Time // as kafka-go set it: bounds a probe made while explaining an error
-	dialDeadline time.Time // the end of kafka-go's connect: bounds the SASL exchange
+	readDeadline time.Time // as the handshake set it (connect.go): bounds a probe made while explaining an error
 	err          error     // the error Read returned: kafka-go reads again after one, and must not block
 
 	// pipelined: the handshake is done; reads and writes pass through (Conn frames them),

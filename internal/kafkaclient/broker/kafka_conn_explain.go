@@ -2,9 +2,6 @@ package broker
 
 import (
 	"context"
-	"errors"
-	"io"
-	"syscall"
 	"time"
 
 	"github.com/segmentio/kafka-go"
@@ -22,15 +19,13 @@ func (c *kafkaConn) explain(err error, atResponseStart bool) error {
 			return &TLSError{Address: c.address, Problem: p, Detail: detail, Err: err}
 		}
 	}
-	closed := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
-	if !closed || !atResponseStart {
+	if !closedByPeer(err) || !atResponseStart {
 		return err
 	}
 	switch {
 	case !c.pipelined && c.lastKey == protocol.SaslAuthenticate:
 		// Brokers may answer bad credentials by closing the connection. (Not wrapping err:
-		// kafka-go turns any error that is io.EOF into io.ErrUnexpectedEOF, and retries.)
+		// kafka-go's decoder replaces any error that is io.EOF with io.ErrUnexpectedEOF.)
 		return c.saslError(SASLAuthenticationFailed, kafka.SASLAuthenticationFailed)
 	case c.s.sasl == nil && (c.firstAnswerPending || !c.pipelined && c.requests == 2 && c.lastKey != protocol.SaslHandshake):
 		// The broker answered ApiVersions, then dropped the first real request: what a SASL

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/segmentio/kafka-go/protocol"
 
@@ -55,17 +54,11 @@ func (c *kafkaConn) serve(p []byte) int {
 }
 
 // captureFrame reads the awaited response whole: a control response (the handshake's) of at
-// most wire.MaxFirstFrame bytes within the connect's deadline, another of at most
-// wire.MaxResponseFrame bytes.
+// most wire.MaxFirstFrame bytes, another of at most wire.MaxResponseFrame bytes. The connect's
+// deadline (connect.go) bounds the handshake's reads.
 func (c *kafkaConn) captureFrame(control bool) ([]byte, error) {
 	if !control {
 		return c.readFrame(wire.MaxResponseFrame)
-	}
-	if c.readDeadline.IsZero() && !c.dialDeadline.IsZero() {
-		// kafka-go clears the connection's deadline before the SASL exchange: bound it by the
-		// end of the connect, so that a broker that never answers cannot hold this read forever.
-		_ = c.Conn.SetReadDeadline(c.dialDeadline)
-		defer func() { _ = c.Conn.SetReadDeadline(time.Time{}) }()
 	}
 	return c.readFrame(wire.MaxFirstFrame)
 }

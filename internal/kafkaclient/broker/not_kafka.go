@@ -42,7 +42,7 @@ func checkApiVersions(address string, frame []byte, v int16) error {
 		return &UnsupportedError{
 			What: fmt.Sprintf("broker %s: %s v%d or later (it serves up to v%d; %s)",
 				address, tooOld.API, tooOld.Min, tooOld.Got, tooOld.Why),
-			Since: "0.11",
+			Since: oldestSupported,
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/segmentio/kafka-go/protocol"
 )
 
 // Pool holds the Client's connections: at most one per broker address, dialled when a request
@@ -71,6 +73,15 @@ func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
 	return conn, err
 }
 
+// RoundTrip sends one request to address on its connection (Get) and waits for the answer.
+func (b *Pool) RoundTrip(ctx context.Context, address string, msg protocol.Message) (protocol.Message, error) {
+	conn, err := b.Get(ctx, address)
+	if err != nil {
+		return nil, err
+	}
+	return conn.RoundTrip(ctx, msg)
+}
+
 // keep ends the dial to address: a new connection takes the place of the failed one (old, for
 // the caller to close), unless the pool was closed meanwhile.
 func (b *Pool) keep(address string, conn *Conn, err error) (kept, old *Conn, _ error) {
@@ -108,7 +119,7 @@ func (b *Pool) RoundTripTime(address string) time.Duration {
 	if c == nil {
 		return 0
 	}
-	return c.RoundTripTime()
+	return c.roundTripTime()
 }
 
 // Close ends every connection and waits for their readers; later requests fail.

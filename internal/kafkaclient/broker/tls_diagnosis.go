@@ -6,10 +6,8 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
-	"syscall"
 )
 
 // What a failed TLS handshake, or a TLS alert after it, means: which of the usual causes, in
@@ -51,8 +49,7 @@ func classifyHandshake(address, serverName string, err error, answered bool, sta
 	case errors.As(err, &recordError):
 		te.Detail = "the broker answered the TLS handshake with bytes that are not TLS " +
 			"(a plaintext listener, or not a Kafka listener): a TLS/plaintext mismatch"
-	case !answered && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)):
+	case !answered && closedByPeer(err):
 		te.Problem = TLSPlaintextListener
 		te.Detail = "closed the connection during the TLS handshake without answering it: " +
 			"a TLS/plaintext mismatch, the port is a plaintext listener (PLAINTEXT or SASL_PLAINTEXT) " +

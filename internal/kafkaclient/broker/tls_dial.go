@@ -33,9 +33,7 @@ func (s *Dialer) Dial(ctx context.Context, network, address string) (net.Conn, e
 	if err != nil {
 		return nil, err
 	}
-	kc := &kafkaConn{Conn: conn, s: s, address: address, tls: state}
-	kc.dialDeadline, _ = ctx.Deadline()
-	return kc, nil
+	return &kafkaConn{Conn: conn, s: s, address: address, tls: state}, nil
 }
 
 // tlsState is what the handshake of one connection saw of client certificates.

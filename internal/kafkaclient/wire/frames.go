@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/segmentio/kafka-go/protocol"
 )
 
 // kafka-go trusts what it reads: a negative frame size panics in its decoder, and an array
@@ -86,7 +88,7 @@ type TooOld struct {
 // tooOld names the first that it does not).
 func CheckApiVersions(frame []byte, v int16) (notKafka string, tooOld *TooOld) {
 	if v >= 3 {
-		return "", nil // kafka-go sends ApiVersions v0 on every new connection; later versions are not checked
+		return "", nil // the handshake (package broker, connect.go) sends v0; later versions are not checked
 	}
 	body := frame[8:] // size, correlation id
 	if len(body) < 6 {
@@ -104,14 +106,14 @@ func CheckApiVersions(frame []byte, v int16) (notKafka string, tooOld *TooOld) {
 		maxVersion[int16(binary.BigEndian.Uint16(e))] = int16(binary.BigEndian.Uint16(e[4:]))
 	}
 	if code := int16(binary.BigEndian.Uint16(body[:2])); code != 0 || count == 0 {
-		return "", nil // kafka-go reports the error code itself
+		return "", nil // the handshake reports the error code itself (package broker, connect.go)
 	}
 	for _, need := range []struct {
 		key int16
 		TooOld
 	}{
-		{3, TooOld{API: "Metadata", Min: MinMetadataVersion, Why: "older versions let the broker create the topics asked about"}},
-		{2, TooOld{API: "ListOffsets", Min: MinListOffsetsVersion, Why: "older versions answer in a format this provider does not read"}},
+		{int16(protocol.Metadata), TooOld{API: "Metadata", Min: MinMetadataVersion, Why: "older versions let the broker create the topics asked about"}},
+		{int16(protocol.ListOffsets), TooOld{API: "ListOffsets", Min: MinListOffsetsVersion, Why: "older versions answer in a format this provider does not read"}},
 	} {
 		if got, ok := maxVersion[need.key]; !ok || got < need.Min {
 			need.Got = got

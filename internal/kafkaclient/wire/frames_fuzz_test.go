@@ -62,7 +62,7 @@ func apiVersionsFrame(code int16, v int16, entries ...[3]int16) []byte {
 
 // FuzzCheckApiVersions feeds wire.CheckApiVersions whole ApiVersions v0-v2 frames, as kafkaclient's
 // connection captures them (a size of at least 4 bytes, so at least 8 in all). It must not panic; what it
-// passes must decode in kafka-go within allocLimit; and its verdict must agree with what
+// passes must decode in kafka-go within acctest.AllocLimit; and its verdict must agree with what
 // kafka-go decodes: refused for Metadata below v4 or ListOffsets below v1, passed otherwise.
 // (The versions a connection sends come from kafka-go's decode of the same frame.)
 func FuzzCheckApiVersions(f *testing.F) {
@@ -77,7 +77,7 @@ func FuzzCheckApiVersions(f *testing.F) {
 	f.Add(int16(0), []byte{0, 0, 0, 1})
 	f.Fuzz(func(t *testing.T, v int16, body []byte) {
 		if v < 0 || v > 2 || len(body) < 4 {
-			return // kafka-go sends v0; readFrame refuses frames under 4 bytes
+			return // the handshake sends v0; readFrame refuses frames under 4 bytes
 		}
 		defer acctest.NoHang("wire.CheckApiVersions")()
 		frame := wiretest.FrameOf(body...)
@@ -95,7 +95,7 @@ func FuzzCheckApiVersions(f *testing.F) {
 		var msg protocol.Message
 		var derr error
 		if n := acctest.AllocatedBy(func() { _, msg, derr = protocol.ReadResponse(bytes.NewReader(frame), protocol.ApiVersions, v) }); n > acctest.AllocLimit(len(frame)) {
-			t.Fatalf("kafka-go allocated %d bytes for a %d-byte frame that checkApiVersions passed", n, len(frame))
+			t.Fatalf("kafka-go allocated %d bytes for a %d-byte frame that wire.CheckApiVersions passed", n, len(frame))
 		}
 		res, ok := msg.(*apiversions.Response)
 		if derr != nil || !ok {

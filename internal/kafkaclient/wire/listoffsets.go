@@ -8,7 +8,7 @@ import (
 // with the largest timestamp (timestamp -3, KIP-734, ListOffsets v7, Kafka 3.0+). These types
 // describe ListOffsets v1 to v7 in kafka-go's protocol notation (v6+ are "flexible" versions:
 // compact strings and arrays, tagged fields) and replace kafka-go's registration, so that
-// connections negotiate up to v7 (kafkaclient's broker handshake) and kafka-go's encoder sends
+// connections negotiate up to v7 (package broker's handshake, connect.go) and kafka-go's encoder sends
 // them as they are.
 //
 // The registration is process-wide: kafka-go's Client.ListOffsets and Conn offset methods decode
