@@ -24,10 +24,10 @@
 //     typed error).
 //  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
 //     ListOffsets lookup, described once), coalesce.go (concurrent reads share one ListOffsets per
-//     leader and lookup); groups.go (one group's commits and lag), groups_list.go (every group),
-//     listgroups.go and offsetfetch.go (the requests they share).
+//     leader and lookup); group_offsets.go (one group's commits and lag), consumer_groups.go
+//     (every group), listgroups.go and offsetfetch.go (the requests they share).
 //
 // Beside the layers: client.go (Config, New, Client), errors.go (the typed errors of the reads),
-// the configuration builders address.go, tls.go, sasl.go, oauthbearer.go and mskiam.go, and
-// partitioner.go (PartitionForKey: Kafka's default partitioner, no request at all).
+// the configuration builders address.go, tls_config.go, sasl_config.go, oauthbearer.go and
+// mskiam.go, and partitioner.go (PartitionForKey: Kafka's default partitioner, no request at all).
 package kafkaclient

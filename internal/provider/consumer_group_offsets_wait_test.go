@@ -16,7 +16,7 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
-// committedAt is a partition with a commit, its lag as groups.go computes it (latest − committed).
+// committedAt is a partition with a commit, its lag as group_offsets.go computes it (latest − committed).
 func committedAt(topic string, partition int, committed, latest int64) kafkaclient.GroupPartitionOffsets {
 	lag := latest - committed
 	return kafkaclient.GroupPartitionOffsets{Topic: topic, Partition: partition, Committed: &committed, Latest: latest, Lag: &lag}

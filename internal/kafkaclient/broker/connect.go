@@ -16,7 +16,7 @@ import (
 )
 
 // connect opens one broker connection: TCP (through the DialLog), TLS when configured
-// (tls_dial.go), ApiVersions (checked in full before kafka-go decodes it, wire.CheckApiVersions), then SASL
+// (dialer.go), ApiVersions (checked in full before kafka-go decodes it, wire.CheckApiVersions), then SASL
 // when configured: one TLS handshake and one login per connection, for the life of the Client.
 // The frames of the handshake pass through kafkaConn (kafka_conn.go), which turns a refusal into
 // an error that names the broker and the cause. The whole connect is bounded by ctx and by

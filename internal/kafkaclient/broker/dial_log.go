@@ -29,7 +29,7 @@ type addrRecord struct {
 	notKafka  string // what the peer sent instead of a Kafka response, if it did
 	readErr   error  // how a connection that never answered ended (EOF, reset), if it did
 	silent    bool   // a read timed out before the peer sent anything
-	security  string // a TLS failure that explains the address (tls_dial.go), if any
+	security  string // a TLS failure that explains the address (dialer.go), if any
 }
 
 // NewDialLog wraps dial. With checkFrames (plaintext connections, where the first bytes read are

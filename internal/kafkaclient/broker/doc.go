@@ -14,7 +14,7 @@
 //     its read's deadline;
 //   - connect.go: a new connection's handshake: TCP, TLS, ApiVersions (the versions the
 //     connection sends, Conn.Version), SASL;
-//   - tls_dial.go: Dialer, TCP through the DialLog, then TLS; tls_diagnosis.go: what a failed TLS
+//   - dialer.go: Dialer, TCP through the DialLog, then TLS; tls_diagnosis.go: what a failed TLS
 //     handshake means;
 //   - kafka_conn*.go: the watch on a connection's frames during the handshake, which turns a
 //     refusal or a broken connection into a TLSError, SASLError or a "not Kafka" error;

@@ -35,7 +35,7 @@ type GroupSummary struct {
 	ProtocolType string
 	// Topics are the topics the group has commits on (within the request's Topics), sorted.
 	Topics []string
-	// TotalLag sums the positive lags (latest − committed, groups.go's rule) of the committed
+	// TotalLag sums the positive lags (latest − committed, group_offsets.go's rule) of the committed
 	// partitions of Topics.
 	TotalLag int64
 }
@@ -196,7 +196,7 @@ func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]in
 	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Topics: []string{}}
 	var partitions []GroupPartitionOffsets
 	for tp, offset := range commits {
-		// The lag rule of groups.go; the summary needs no earliest offset (only lags are summed).
+		// The lag rule of group_offsets.go; the summary needs no earliest offset (only lags are summed).
 		latest := PartitionOffsets{Partition: tp.partition, Latest: latestOf[tp]}
 		partitions = append(partitions, groupPartition(tp.topic, latest, latest.Latest, map[int]int64{tp.partition: offset}))
 		s.Topics = append(s.Topics, tp.topic)
