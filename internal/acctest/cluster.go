@@ -144,6 +144,20 @@ func (c *Cluster) Restart(id int32) error {
 	return c.Start(id)
 }
 
+// RollingRestart restarts every broker in turn, as an operator's rolling upgrade does: the next
+// one only when the cluster is healthy again (no under-replicated or leaderless partition).
+func (c *Cluster) RollingRestart() error {
+	for _, id := range c.IDs() {
+		if err := c.Restart(id); err != nil {
+			return err
+		}
+		if err := c.AwaitHealthy(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // broker runs tools/kafka.sh broker verb id, bounded, and records what it left behind. Safe from
 // any goroutine: the script serialises commands on the cluster's state dir.
 func (c *Cluster) broker(verb string, id int32, after string) error {

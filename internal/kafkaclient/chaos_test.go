@@ -125,15 +125,7 @@ func TestChaosCluster_rollingRestartReads(t *testing.T) {
 	c.Go(func() error {
 		defer close(stop)
 		time.Sleep(time.Second)
-		for _, id := range c.IDs() {
-			if err := c.Restart(id); err != nil {
-				return err
-			}
-			if err := c.AwaitHealthy(); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.RollingRestart()
 	})
 	readDuring(t, c, log, stop, readTopic(topic, want))
 	c.Wait()

@@ -232,15 +232,7 @@ func TestChaosCluster_rollingRestartPlans(t *testing.T) {
 	c.Go(func() error {
 		defer close(done)
 		time.Sleep(3 * time.Second)
-		for _, id := range c.IDs() {
-			if err := c.Restart(id); err != nil {
-				return err
-			}
-			if err := c.AwaitHealthy(); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.RollingRestart()
 	})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: chaosFactories(reads, nil),
