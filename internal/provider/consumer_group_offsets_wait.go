@@ -60,7 +60,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				MarkdownDescription: fmt.Sprintf("Required in a `wait` block. How long to wait in all, as a Go "+
 					"duration such as `\"10m\"`, from `%q` to `%q`. Then the read fails with the last figures.",
 					shortDuration(minWaitDuration), shortDuration(maxWaitDuration)),
-				Validators: []validator.String{durationBetween{minWaitDuration, maxWaitDuration}},
+				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},
 			"poll_interval": schema.StringAttribute{
 				CustomType: timetypes.GoDurationType{},
@@ -68,7 +68,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				MarkdownDescription: fmt.Sprintf("Time between the start of one read and the next, as a Go "+
 					"duration from `%q` to `%q`. Default `%q`.", shortDuration(minWaitDuration),
 					shortDuration(maxPollInterval), shortDuration(defaultPollInterval)),
-				Validators: []validator.String{durationBetween{minWaitDuration, maxPollInterval}},
+				Validators: []validator.String{durationBetween(minWaitDuration, maxPollInterval)},
 			},
 		},
 	}

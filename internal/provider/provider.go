@@ -111,7 +111,7 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 					"10 s of it. Several bootstrap servers are tried half a second apart, the first to answer wins. " +
 					"Default `\"" + kafkaclient.DefaultTimeout.String() + "\"`, or the environment variable `" +
 					EnvTimeout + "` (the attribute wins when both are set).",
-				Validators: []validator.String{timeoutBounds{}}, // provider_timeout.go
+				Validators: []validator.String{timeoutBounds}, // provider_timeout.go
 			},
 		},
 	}

@@ -5,7 +5,6 @@ package provider
 // are ours, and KAFKA_TIMEOUT gets both checks here with the same verdicts.
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -68,26 +66,9 @@ func checkTimeoutBounds(s string, d time.Duration) error {
 	return nil
 }
 
-// timeoutBounds checks the timeout attribute's bounds while planning; timetypes.GoDuration
-// reports a malformed one itself.
-type timeoutBounds struct{}
-
-func (timeoutBounds) Description(context.Context) string {
-	return fmt.Sprintf("must be a Go duration from %s to %s, such as \"10s\" or \"1m30s\"", minTimeout, maxTimeout)
-}
-
-func (v timeoutBounds) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (timeoutBounds) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return
-	}
-	if err := checkTimeoutBounds(s, d); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout", err.Error()+".")
-	}
+// timeoutBounds checks the timeout attribute's bounds while planning, with KAFKA_TIMEOUT's verdicts.
+var timeoutBounds = durationCheck{
+	summary:     "Invalid timeout",
+	description: fmt.Sprintf("must be a Go duration from %s to %s, such as \"10s\" or \"1m30s\"", minTimeout, maxTimeout),
+	check:       checkTimeoutBounds,
 }

@@ -37,28 +37,41 @@ func (bootstrapServerValidator) ValidateString(_ context.Context, req validator.
 	}
 }
 
-// durationBetween checks a Go duration attribute's bounds while planning (timetypes.GoDuration
-// reports a malformed one itself).
-type durationBetween struct{ min, max time.Duration }
-
-func (v durationBetween) Description(context.Context) string {
-	return fmt.Sprintf("must be a Go duration from %s to %s", v.min, v.max)
+// durationCheck checks a timetypes.GoDuration attribute while planning (timetypes reports a
+// malformed one itself): check says what is wrong with d, parsed from s.
+type durationCheck struct {
+	summary     string
+	description string
+	check       func(s string, d time.Duration) error
 }
 
-func (v durationBetween) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v durationCheck) Description(context.Context) string { return v.description }
 
-func (v durationBetween) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v durationCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v durationCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
+	s := req.ConfigValue.ValueString()
+	d, err := time.ParseDuration(s)
 	if err != nil {
 		return
 	}
-	if d < v.min || d > v.max {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%q is outside the allowed range: %s.", req.ConfigValue.ValueString(), v.Description(context.Background())))
+	if err := v.check(s, d); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary, err.Error()+".")
 	}
+}
+
+// durationBetween accepts a duration from lo to hi.
+func durationBetween(lo, hi time.Duration) durationCheck {
+	desc := fmt.Sprintf("must be a Go duration from %s to %s", lo, hi)
+	return durationCheck{summary: "Invalid duration", description: desc, check: func(s string, d time.Duration) error {
+		if d < lo || d > hi {
+			return fmt.Errorf("%q is outside the allowed range: %s", s, desc)
+		}
+		return nil
+	}}
 }
 
 // shortDuration writes d as a Go duration without zero trailing units: "24h", not "24h0m0s".
