@@ -113,3 +113,28 @@ func CountRequests(c *kfake.Cluster) func() map[int16]int {
 		return maps.Clone(counts)
 	}
 }
+
+// ListOffsetsEntries counts the ListOffsets requests c receives and their partition entries, without
+// handling any: entries per request is how many reads shared a request. The returned func gives
+// the counts so far.
+func ListOffsetsEntries(c *kfake.Cluster) func() (requests, entries int) {
+	var mu sync.Mutex
+	var n, e int
+	c.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		if lo, ok := req.(*kmsg.ListOffsetsRequest); ok {
+			for _, t := range lo.Topics {
+				e += len(t.Partitions)
+			}
+		}
+		return nil, nil, false
+	})
+	return func() (int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		return n, e
+	}
+}

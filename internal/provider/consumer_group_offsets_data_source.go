@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -38,13 +39,15 @@ type consumerGroupOffsetsModel struct {
 	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
 
-// groupPartitionModel is one entry of partitions.
-type groupPartitionModel struct {
-	Topic           string `tfsdk:"topic"`
-	Partition       int64  `tfsdk:"partition"`
-	CommittedOffset *int64 `tfsdk:"committed_offset"`
-	LatestOffset    int64  `tfsdk:"latest_offset"`
-	Lag             *int64 `tfsdk:"lag"`
+// groupPartitionAttrs is one entry of partitions.
+func groupPartitionAttrs(p kafkaclient.GroupPartitionOffsets) map[string]attr.Value {
+	return map[string]attr.Value{
+		"topic":            types.StringValue(p.Topic),
+		"partition":        types.Int64Value(int64(p.Partition)),
+		"committed_offset": types.Int64PointerValue(p.Committed),
+		"latest_offset":    types.Int64Value(p.Latest),
+		"lag":              types.Int64PointerValue(p.Lag),
+	}
 }
 
 // groupPartitionObject is the schema of one entry of partitions, and so its element type.
@@ -142,12 +145,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		addOffsetsOverflow(&resp.Diagnostics, "total_lag")
 	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
-	partitions := make([]groupPartitionModel, len(res.Partitions))
-	for i, p := range res.Partitions {
-		partitions[i] = groupPartitionModel{Topic: p.Topic, Partition: int64(p.Partition),
-			CommittedOffset: p.Committed, LatestOffset: p.Latest, Lag: p.Lag}
-	}
-	m.Partitions = nestedList(ctx, groupPartitionObject, partitions, &resp.Diagnostics)
+	m.Partitions = nestedList(groupPartitionObject, res.Partitions, groupPartitionAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -31,12 +32,23 @@ type consumerGroupsModel struct {
 	Groups         types.List   `tfsdk:"groups"`
 }
 
-type consumerGroupsGroupModel struct {
-	GroupID      string       `tfsdk:"group_id"`
-	State        types.String `tfsdk:"state"`
-	ProtocolType string       `tfsdk:"protocol_type"`
-	Topics       []string     `tfsdk:"topics"`
-	TotalLag     int64        `tfsdk:"total_lag"`
+// consumerGroupsGroupAttrs is one entry of groups.
+func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) map[string]attr.Value {
+	state := types.StringNull()
+	if g.State != "" {
+		state = types.StringValue(g.State)
+	}
+	topics := make([]attr.Value, len(g.Topics))
+	for i, t := range g.Topics {
+		topics[i] = types.StringValue(t)
+	}
+	return map[string]attr.Value{
+		"group_id":      types.StringValue(g.GroupID),
+		"state":         state,
+		"protocol_type": types.StringValue(g.ProtocolType),
+		"topics":        types.ListValueMust(types.StringType, topics),
+		"total_lag":     types.Int64Value(g.TotalLag),
+	}
 }
 
 // consumerGroupsGroupObject is the schema of one entry of groups, and so its element type.
@@ -113,15 +125,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 		addReadError(&resp.Diagnostics, err, path.Root("topics"))
 		return
 	}
-	groups := make([]consumerGroupsGroupModel, len(res))
-	for i, g := range res {
-		state := types.StringNull()
-		if g.State != "" {
-			state = types.StringValue(g.State)
-		}
-		groups[i] = consumerGroupsGroupModel{GroupID: g.GroupID, State: state, ProtocolType: g.ProtocolType, Topics: g.Topics, TotalLag: g.TotalLag}
-	}
-	m.Groups = nestedList(ctx, consumerGroupsGroupObject, groups, &resp.Diagnostics)
+	m.Groups = nestedList(consumerGroupsGroupObject, res, consumerGroupsGroupAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -406,4 +407,49 @@ func errorLike(phrases ...string) *regexp.Regexp {
 		parts[i] = strings.Join(words, `\s+`)
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
+}
+
+// Issue 9: the 200 kafka_partition_offsets of one topic that a plan reads (10 at a time,
+// Terraform's default -parallelism) share their ListOffsets requests: one request per lookup
+// (earliest, max timestamp, latest) carries the partitions of every read that waits, so a request
+// holds about 10 entries where a read alone would send requests of one. The plans run against
+// kfake, which lets the test see each request; values are those the test wrote.
+func TestAccPartitionOffsets_planSharesRequests(t *testing.T) {
+	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
+	c := acctest.Fake(t, kfake.SeedTopics(200, "many"))
+	produceFake(t, c, "many", 7, 5)
+	produceFake(t, c, "many", 150, 2)
+	listOffsets := acctest.ListOffsetsEntries(c)
+	config := fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+}
+data "kafka_partition_offsets" "p" {
+  count     = 200
+  topic     = "many"
+  partition = count.index
+}
+`, c.ListenAddrs()[0])
+	offsets := func(partition int, earliest, latest int64) []statecheck.StateCheck {
+		address := fmt.Sprintf("data.kafka_partition_offsets.p[%d]", partition)
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(address, tfjsonpath.New("earliest_offset"), knownvalue.Int64Exact(earliest)),
+			statecheck.ExpectKnownValue(address, tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(latest)),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:            config,
+			ConfigStateChecks: slices.Concat(offsets(0, 0, 0), offsets(7, 0, 5), offsets(150, 0, 2), offsets(199, 0, 0)),
+		}},
+	})
+	requests, entries := listOffsets()
+	t.Logf("%d ListOffsets requests carried %d partition entries (%.1f each)", requests, entries, float64(entries)/float64(requests))
+	// Every round of 10 reads: 10 entries a request (make bench: 60 requests for a plan of 200).
+	// A loaded machine (the race detector, 2 cores) splits some rounds; at 4 a request the
+	// sharing still saves 3 requests in 4, where reads that did not share would make it 1.
+	if requests == 0 || entries < 4*requests {
+		t.Errorf("%d ListOffsets requests carried %d partition entries: want at least 4 a request", requests, entries)
+	}
 }

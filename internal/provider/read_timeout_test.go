@@ -73,6 +73,25 @@ func TestRetriableAnswerOutlastingTimeout(t *testing.T) { // case C18
 // read's diagnostics. Configuration diagnostics fail the test.
 func readDataSource(t *testing.T, providerConfig map[string]tftypes.Value, typeName string, config map[string]tftypes.Value) []*tfprotov6.Diagnostic {
 	t.Helper()
+	srv, schemas := configuredServer(t, providerConfig)
+	schema, ok := schemas.DataSourceSchemas[typeName]
+	if !ok {
+		t.Fatalf("no data source %s", typeName)
+	}
+	read, err := srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{
+		TypeName: typeName,
+		Config:   dynamicValue(t, schema, config),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return read.Diagnostics
+}
+
+// configuredServer is a new provider server configured with providerConfig (attributes not
+// given are null), as Terraform would, and its schemas. Configuration diagnostics fail the test.
+func configuredServer(t testing.TB, providerConfig map[string]tftypes.Value) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
+	t.Helper()
 	ctx := context.Background()
 	srv, err := providerserver.NewProtocol6WithError(New("test")())()
 	if err != nil {
@@ -89,22 +108,11 @@ func readDataSource(t *testing.T, providerConfig map[string]tftypes.Value, typeN
 	if err != nil || len(configured.Diagnostics) > 0 {
 		t.Fatalf("configure the provider: %v %s", err, diagText(configured.Diagnostics))
 	}
-	schema, ok := schemas.DataSourceSchemas[typeName]
-	if !ok {
-		t.Fatalf("no data source %s", typeName)
-	}
-	read, err := srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{
-		TypeName: typeName,
-		Config:   dynamicValue(t, schema, config),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return read.Diagnostics
+	return srv, schemas
 }
 
 // dynamicValue encodes an object of schema's type: the attributes in set, null for the others.
-func dynamicValue(t *testing.T, schema *tfprotov6.Schema, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
+func dynamicValue(t testing.TB, schema *tfprotov6.Schema, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	t.Helper()
 	typ, ok := schema.ValueType().(tftypes.Object)
 	if !ok {

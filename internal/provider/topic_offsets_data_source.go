@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -32,12 +33,14 @@ type topicOffsetsModel struct {
 	Partitions     types.List        `tfsdk:"partitions"`
 }
 
-// topicPartitionModel is one entry of partitions.
-type topicPartitionModel struct {
-	Partition       int64  `tfsdk:"partition"`
-	EarliestOffset  int64  `tfsdk:"earliest_offset"`
-	LatestOffset    int64  `tfsdk:"latest_offset"`
-	TimestampOffset *int64 `tfsdk:"timestamp_offset"`
+// topicPartitionAttrs is one entry of partitions.
+func topicPartitionAttrs(p kafkaclient.PartitionOffsets) map[string]attr.Value {
+	return map[string]attr.Value{
+		"partition":        types.Int64Value(int64(p.Partition)),
+		"earliest_offset":  types.Int64Value(p.Earliest),
+		"latest_offset":    types.Int64Value(p.Latest),
+		"timestamp_offset": types.Int64PointerValue(p.TimestampOffset),
+	}
 }
 
 // topicPartitionObject is the schema of one entry of partitions, and so its element type.
@@ -108,13 +111,10 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 
 	var total int64
-	partitions := make([]topicPartitionModel, len(res))
-	for i, p := range res {
+	for _, p := range res {
 		total = sumOffsets(total, p.Latest-p.Earliest, "message_count", &resp.Diagnostics)
-		partitions[i] = topicPartitionModel{Partition: int64(p.Partition), EarliestOffset: p.Earliest,
-			LatestOffset: p.Latest, TimestampOffset: p.TimestampOffset}
 	}
-	m.Partitions = nestedList(ctx, topicPartitionObject, partitions, &resp.Diagnostics)
+	m.Partitions = nestedList(topicPartitionObject, res, topicPartitionAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

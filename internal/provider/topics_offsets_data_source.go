@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -31,11 +32,20 @@ type topicsOffsetsModel struct {
 	Topics          types.List   `tfsdk:"topics"`
 }
 
-type topicsOffsetsTopicModel struct {
-	Name           string `tfsdk:"name"`
-	PartitionCount int64  `tfsdk:"partition_count"`
-	MessageCount   int64  `tfsdk:"message_count"`
-	Internal       bool   `tfsdk:"internal"`
+// topicsOffsetsTopicAttrs is one entry of topics.
+func topicsOffsetsTopicAttrs(t topicsOffsetsTopic) map[string]attr.Value {
+	return map[string]attr.Value{
+		"name":            types.StringValue(t.Name),
+		"partition_count": types.Int64Value(int64(len(t.Partitions))),
+		"message_count":   types.Int64Value(t.messageCount),
+		"internal":        types.BoolValue(t.Internal),
+	}
+}
+
+// topicsOffsetsTopic is a topic read and the sum of its partitions' messages.
+type topicsOffsetsTopic struct {
+	kafkaclient.TopicOffsets
+	messageCount int64
 }
 
 // topicsOffsetsTopicObject is the schema of one entry of topics, and so its element type.
@@ -102,15 +112,14 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 		addReadError(&resp.Diagnostics, err, path.Root("name_regex"))
 		return
 	}
-	topics := make([]topicsOffsetsTopicModel, len(res))
+	topics := make([]topicsOffsetsTopic, len(res))
 	for i, t := range res {
-		var total int64
+		topics[i].TopicOffsets = t
 		for _, p := range t.Partitions {
-			total = sumOffsets(total, p.Latest-p.Earliest, "message_count of topic "+t.Name, &resp.Diagnostics)
+			topics[i].messageCount = sumOffsets(topics[i].messageCount, p.Latest-p.Earliest, "message_count of topic "+t.Name, &resp.Diagnostics)
 		}
-		topics[i] = topicsOffsetsTopicModel{Name: t.Name, PartitionCount: int64(len(t.Partitions)), MessageCount: total, Internal: t.Internal}
 	}
-	m.Topics = nestedList(ctx, topicsOffsetsTopicObject, topics, &resp.Diagnostics)
+	m.Topics = nestedList(topicsOffsetsTopicObject, topics, topicsOffsetsTopicAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

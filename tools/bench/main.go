@@ -5,10 +5,11 @@
 // plans: connections the cluster accepted, requests by API, the wall time of `terraform plan`
 // and the provider's peak RSS, and the ratios this/kadm.
 //
-// Peak RSS: Terraform starts the provider binary of a dev_overrides directory; there it is a
-// script that runs the real binary under /usr/bin/time -f %M, so the figure is the kernel's
-// maximum resident set size of the provider process itself (the largest, when Terraform starts
-// it more than once in a plan), not Terraform's.
+// Peak RSS and CPU time: Terraform starts the provider binary of a dev_overrides directory; there
+// it is a script that runs the real binary under /usr/bin/time -f "%M %U %S", so the figures are
+// the kernel's maximum resident set size of the provider process itself (the largest, when
+// Terraform starts it more than once in a plan), not Terraform's, and the CPU time (user and
+// system) of every provider process of the plan: the part of a plan the provider can change.
 //
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms     (make bench)
 package main
@@ -21,7 +22,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +42,7 @@ var (
 type result struct {
 	wall        time.Duration
 	rssKiB      int
+	cpu         time.Duration // of the provider processes, user and system
 	connections int64
 	requests    map[int16]int
 }
@@ -107,7 +108,7 @@ func build(work, name string) string {
 	}
 	bin := filepath.Join(dir, "bin")
 	must(os.MkdirAll(bin, 0o755))
-	script := fmt.Sprintf("#!/bin/sh\nexec /usr/bin/time -a -o \"$BENCH_RSS_FILE\" -f %%M %q \"$@\"\n", binary)
+	script := fmt.Sprintf("#!/bin/sh\nexec /usr/bin/time -a -o \"$BENCH_RSS_FILE\" -f '%%M %%U %%S' %q \"$@\"\n", binary)
 	must(os.WriteFile(filepath.Join(bin, "terraform-provider-kafka"), []byte(script), 0o755))
 	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"kafka-offsets/kafka\" = %q\n  }\n  direct {}\n}\n", bin)
 	must(os.WriteFile(filepath.Join(dir, "terraformrc"), []byte(rc), 0o644))
@@ -142,10 +143,14 @@ func plan(work, dir string, rtt time.Duration, config string) result {
 	res := result{wall: wall, connections: dl.Accepted.Load()}
 	res.requests = counts()
 	data, _ := os.ReadFile(rssFile)
-	for _, line := range strings.Fields(string(data)) {
-		if kib, err := strconv.Atoi(line); err == nil && kib > res.rssKiB {
-			res.rssKiB = kib
+	for _, line := range strings.Split(string(data), "\n") {
+		var kib int
+		var user, sys float64
+		if _, err := fmt.Sscanf(line, "%d %f %f", &kib, &user, &sys); err != nil {
+			continue // time's "Command exited with non-zero status" lines
 		}
+		res.rssKiB = max(res.rssKiB, kib)
+		res.cpu += time.Duration((user + sys) * float64(time.Second))
 	}
 	return res
 }
@@ -156,14 +161,16 @@ func median(rs []result) result {
 	out := result{requests: map[int16]int{}}
 	walls := make([]time.Duration, len(rs))
 	rss := make([]int, len(rs))
+	cpus := make([]time.Duration, len(rs))
 	conns := make([]int64, len(rs))
 	for i, r := range rs {
-		walls[i], rss[i], conns[i] = r.wall, r.rssKiB, r.connections
+		walls[i], rss[i], cpus[i], conns[i] = r.wall, r.rssKiB, r.cpu, r.connections
 	}
 	slices.Sort(walls)
 	slices.Sort(rss)
+	slices.Sort(cpus)
 	slices.Sort(conns)
-	out.wall, out.rssKiB, out.connections = walls[mid], rss[mid], conns[mid]
+	out.wall, out.rssKiB, out.cpu, out.connections = walls[mid], rss[mid], cpus[mid], conns[mid]
 	for _, k := range []kmsg.Key{kmsg.ApiVersions, kmsg.Metadata, kmsg.ListOffsets, kmsg.SASLHandshake} {
 		vs := make([]int, len(rs))
 		for i, r := range rs {
@@ -196,6 +203,7 @@ func printTable(med map[string]result, names []string) {
 		row(k.Name()+" requests", func(r result) float64 { return float64(r.requests[int16(k)]) }, "%.0f")
 	}
 	row("plan wall time (s)", func(r result) float64 { return r.wall.Seconds() }, "%.2f")
+	row("provider CPU time (s)", func(r result) float64 { return r.cpu.Seconds() }, "%.2f")
 	row("provider peak RSS (MiB)", func(r result) float64 { return float64(r.rssKiB) / 1024 }, "%.1f")
 }
 

@@ -35,9 +35,8 @@ type Conn struct {
 	corr int32      // the last correlation id used; guarded by wmu
 
 	mu    sync.Mutex
-	queue []*Call       // written and not yet answered, in the order written
-	err   error         // why the connection ended; nil while it is usable
-	srtt  time.Duration // smoothed time from writing a request to its answer (RFC 6298's SRTT)
+	queue []*Call // written and not yet answered, in the order written
+	err   error   // why the connection ended; nil while it is usable
 
 	readerDone chan struct{}
 }
@@ -47,7 +46,6 @@ type Call struct {
 	key     protocol.ApiKey
 	version int16
 	corr    int32
-	sent    time.Time
 
 	msg  protocol.Message
 	err  error
@@ -98,7 +96,6 @@ func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 		return nil, err
 	}
 	c.corr++
-	cl.sent = time.Now()
 	c.queue = append(c.queue, cl)
 	c.mu.Unlock()
 	deadline, _ := ctx.Deadline() // zero: none
@@ -199,12 +196,6 @@ func (c *Conn) next() *Call {
 	}
 	cl := c.queue[0]
 	c.queue = c.queue[1:]
-	sample := time.Since(cl.sent)
-	if c.srtt == 0 {
-		c.srtt = sample
-	} else {
-		c.srtt += (sample - c.srtt) / 8
-	}
 	return cl
 }
 
@@ -226,13 +217,6 @@ func (c *Conn) answer(cl *Call, frame []byte) error {
 	}
 	close(cl.done)
 	return nil
-}
-
-// roundTripTime is the smoothed round trip of the connection's requests, 0 before the first.
-func (c *Conn) roundTripTime() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.srtt
 }
 
 func (c *Conn) failure() error {

@@ -111,17 +111,6 @@ func (b *Pool) Drop(address string) {
 	}
 }
 
-// RoundTripTime is the smoothed round trip to address, 0 when unknown.
-func (b *Pool) RoundTripTime(address string) time.Duration {
-	b.mu.Lock()
-	c := b.conns[address]
-	b.mu.Unlock()
-	if c == nil {
-		return 0
-	}
-	return c.roundTripTime()
-}
-
 // Close ends every connection and waits for their readers; later requests fail.
 func (b *Pool) Close() {
 	b.mu.Lock()
