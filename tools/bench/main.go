@@ -34,6 +34,7 @@ import (
 var (
 	n         = flag.Int("n", 200, "kafka_partition_offsets data sources in the partition case")
 	wide      = flag.Int("wide", 10000, "partitions of the topic in the kafka_topic_offsets case")
+	brokers   = flag.Int("brokers", 1, "brokers of the kfake cluster; partition leaders are spread over them")
 	runs      = flag.Int("runs", 3, "plans per case and provider (the median is printed)")
 	rtts      = flag.String("rtt", "0,20ms", "simulated round trips, comma-separated")
 	providers = flag.String("providers", "this,kadm", "providers to compare")
@@ -118,7 +119,7 @@ func build(work, name string) string {
 // plan starts a fresh kfake cluster, plans config with the provider in dir and measures it.
 func plan(work, dir string, rtt time.Duration, config string) result {
 	dl := &acctest.DelayedListener{Delay: rtt}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(int32(*n), "bench"),
+	c, err := kfake.NewCluster(kfake.NumBrokers(*brokers), kfake.SeedTopics(int32(*n), "bench"),
 		kfake.SeedTopics(int32(*wide), "wide"), kfake.ListenFn(dl.Listen))
 	must(err)
 	defer c.Close()
