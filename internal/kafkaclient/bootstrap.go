@@ -82,12 +82,13 @@ type probeResult struct {
 
 // probe connects to address in a goroutine of the Client and sends the outcome to results.
 func (c *Client) probe(ctx context.Context, address string, results chan<- probeResult) {
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
+	started := c.goShared(func() {
 		_, err := c.brokers.Get(ctx, address)
 		results <- probeResult{address, err}
-	}()
+	})
+	if !started {
+		results <- probeResult{address, errClosed}
+	}
 }
 
 // currentSeed is the bootstrap server to ask for metadata, "" when none is chosen.

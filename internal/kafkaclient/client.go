@@ -40,9 +40,10 @@ type Client struct {
 	cluster *clusterView
 	rounds  *roundQueues
 
-	life   context.Context // ends with Close: bounds the work reads share
-	cancel context.CancelFunc
-	wg     sync.WaitGroup // goroutines that reads share (ListOffsets rounds, bootstrap probes)
+	life    context.Context // ends with Close: bounds the work reads share
+	cancel  context.CancelFunc
+	closing sync.Mutex     // held while Close ends life and while a goroutine joins wg (goShared)
+	wg      sync.WaitGroup // goroutines that reads share (ListOffsets rounds, bootstrap probes)
 }
 
 // New checks cfg and returns a Client. It does not connect: the first read does.
@@ -82,9 +83,27 @@ func (c *Client) dialTimeout() time.Duration {
 }
 
 // Close ends every connection and waits for the goroutines of the Client. Reads still under
-// way fail.
+// way, and later ones, fail at once with errClosed.
 func (c *Client) Close() {
+	c.closing.Lock()
 	c.cancel()
+	c.closing.Unlock()
 	c.brokers.Close()
 	c.wg.Wait()
+}
+
+// errClosed: the read began, or was still under way, after Close.
+var errClosed = errors.New("the provider's Kafka client was closed")
+
+// goShared runs fn in a goroutine of the Client, which Close waits for. Once Close began it
+// runs nothing and returns false: a WaitGroup must not gain a goroutine while Wait runs, and a
+// goroutine started then would outlive Close.
+func (c *Client) goShared(fn func()) bool {
+	c.closing.Lock()
+	defer c.closing.Unlock()
+	if c.life.Err() != nil {
+		return false
+	}
+	c.wg.Go(fn)
+	return true
 }

@@ -91,8 +91,8 @@ type roundQueues struct {
 func newRoundQueues() *roundQueues { return &roundQueues{queues: map[string]*leaderQueue{}} }
 
 // enqueue adds a read's asks for partitions, led by l, to l's pending round and returns that
-// round.
-func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartition, keys []lookupKey) *round {
+// round; errClosed after Close.
+func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartition, keys []lookupKey) (*round, error) {
 	rq := c.rounds
 	rq.mu.Lock()
 	defer rq.mu.Unlock()
@@ -101,10 +101,17 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 		q = &leaderQueue{wake: make(chan struct{}, 1)}
 		rq.queues[l.address] = q
 	}
+	// idle: no flusher, so none lingers and no round is out. The flusher started here waits for
+	// rq.mu, so for this read's round.
+	idle := !q.busy
+	if idle && !c.goShared(func() { c.flush(q) }) {
+		return nil, errClosed
+	}
+	q.busy = true
 	q.leader = l // the latest metadata's id for the address
 	r := q.pending
 	if r == nil {
-		if !q.busy && time.Since(q.returned) > lingerExpected {
+		if idle && time.Since(q.returned) > lingerExpected {
 			q.expect = 0 // an idle spell: the reads of the last round say nothing of these
 		}
 		r = &round{started: time.Now(), asks: map[lookupKey]map[askKey]*answer{}, done: make(chan struct{})}
@@ -118,12 +125,7 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 		}
 	}
 	r.add(ctx, partitions, keys)
-	if !q.busy {
-		q.busy = true
-		c.wg.Add(1)
-		go c.flush(q)
-	}
-	return r
+	return r, nil
 }
 
 // add asks for every lookup key of partitions in r (once per partition and key, whoever asked
@@ -149,7 +151,6 @@ func (r *round) add(ctx context.Context, partitions []topicPartition, keys []loo
 
 // flush sends q's rounds one after the other until none is pending, each once it has lingered.
 func (c *Client) flush(q *leaderQueue) {
-	defer c.wg.Done()
 	for {
 		c.linger(q)
 		c.rounds.mu.Lock()

@@ -127,7 +127,11 @@ func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, lead
 	}
 	rounds := make(map[leader]*round, len(byLeader))
 	for l, tps := range byLeader {
-		rounds[l] = c.enqueue(ctx, l, tps, keys)
+		r, err := c.enqueue(ctx, l, tps, keys)
+		if err != nil {
+			return nil, err // the rounds already joined are served without this read
+		}
+		rounds[l] = r
 	}
 	out, err := c.collect(ctx, byLeader, rounds, ls, keys)
 	if err != nil {

@@ -46,6 +46,9 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		if err == nil {
 			return nil
 		}
+		if c.life.Err() != nil {
+			return errClosed // Close ended the connections: another attempt cannot succeed
+		}
 		if ctx.Err() != nil {
 			return c.timeoutError(err)
 		}
@@ -60,6 +63,8 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		select {
 		case <-ctx.Done():
 			return c.timeoutError(err)
+		case <-c.life.Done():
+			return errClosed
 		case <-time.After(backoff):
 		}
 		backoff = min(2*backoff, backoffMax)

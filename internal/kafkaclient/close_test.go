@@ -1,0 +1,100 @@
+package kafkaclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// Close while a round lingers and while one is out: Close returns, the reads under way fail at
+// once with errClosed (before, they retried until their own timeout, Metadata failing on the
+// closed pool), and no goroutine of the Client is left (TestMain's goleak).
+func TestCloseWhileRoundsLingerOrAreOut(t *testing.T) {
+	for _, out := range []bool{false, true} {
+		t.Run(fmt.Sprintf("out=%v", out), func(t *testing.T) {
+			// Answers take 300 ms: no read can end before Close, even on a loaded machine.
+			dl := &acctest.DelayedListener{Delay: 300 * time.Millisecond}
+			c := newCluster(t, kfake.SeedTopics(12, "t"), kfake.ListenFn(dl.Listen))
+			cl, err := New(Config{BootstrapServers: c.ListenAddrs(), Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warm sync.WaitGroup
+			for i := 0; i < 10; i++ { // one round of 10: the next lingers up to lingerExpected for 10 reads
+				warm.Go(func() {
+					if _, err := cl.Offsets(context.Background(), OffsetsRequest{Topic: "t", Partitions: []int{i}}); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			warm.Wait()
+			var wg sync.WaitGroup
+			errs := make([]error, 3)
+			for i := range errs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, errs[i] = cl.Offsets(context.Background(), OffsetsRequest{Topic: "t", Partitions: []int{i}})
+				}()
+			}
+			// At 2 ms the round lingers (up to lingerExpected: it has 3 of the 10 reads it
+			// expects); at 50 ms it is out.
+			time.Sleep(map[bool]time.Duration{false: 2 * time.Millisecond, true: 50 * time.Millisecond}[out])
+			cl.Close()
+			wg.Wait()
+			for i, err := range errs {
+				if !errors.Is(err, errClosed) {
+					t.Errorf("read %d under way at Close: got %v, want errClosed", i, err)
+				}
+			}
+			// A read after Close, its metadata cached, fails the same way.
+			if _, err := cl.Offsets(context.Background(), OffsetsRequest{Topic: "t", Partitions: []int{0}}); !errors.Is(err, errClosed) {
+				t.Errorf("read after Close: got %v, want errClosed", err)
+			}
+		})
+	}
+}
+
+// Reads that keep starting while Close runs: no read joins the WaitGroup that Close waits on
+// after Close began (the race detector reported WaitGroup.Add racing with Wait), every read ends,
+// and none is left with a round that has no flusher.
+func TestCloseDuringReads(t *testing.T) {
+	c := lingerCluster(t)
+	for i := 0; i < 20; i++ {
+		cl, err := New(Config{BootstrapServers: c.ListenAddrs(), Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wave(t, cl, 10)
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					_, err := readP(context.Background(), cl, g)
+					if err != nil && !errors.Is(err, errClosed) {
+						t.Errorf("read of partition %d: %v", g, err)
+					}
+				}
+			}()
+		}
+		time.Sleep(time.Duration(i%7) * time.Millisecond)
+		cl.Close()
+		close(stop)
+		wg.Wait()
+	}
+}
