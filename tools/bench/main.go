@@ -11,7 +11,8 @@
 // Terraform starts it more than once in a plan), not Terraform's, and the CPU time (user and
 // system) of every provider process of the plan: the part of a plan the provider can change.
 //
-//	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms     (make bench)
+//	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 10000           (make bench)
+//	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 0 -brokers 3    (make bench: leaders spread)
 package main
 
 import (
@@ -33,7 +34,7 @@ import (
 
 var (
 	n         = flag.Int("n", 200, "kafka_partition_offsets data sources in the partition case")
-	wide      = flag.Int("wide", 10000, "partitions of the topic in the kafka_topic_offsets case")
+	wide      = flag.Int("wide", 10000, "partitions of the topic in the kafka_topic_offsets case (0: no such case)")
 	brokers   = flag.Int("brokers", 1, "brokers of the kfake cluster; partition leaders are spread over them")
 	runs      = flag.Int("runs", 3, "plans per case and provider (the median is printed)")
 	rtts      = flag.String("rtt", "0,20ms", "simulated round trips, comma-separated")
@@ -67,6 +68,9 @@ func main() {
 		{fmt.Sprintf("%d kafka_partition_offsets of one topic", *n),
 			fmt.Sprintf("data \"kafka_partition_offsets\" \"p\" {\n  count     = %d\n  topic     = \"bench\"\n  partition = count.index\n}\n", *n)},
 		{fmt.Sprintf("kafka_topic_offsets on %d partitions", *wide), "data \"kafka_topic_offsets\" \"t\" {\n  topic = \"wide\"\n}\n"},
+	}
+	if *wide == 0 {
+		scenarios = scenarios[:1]
 	}
 	for _, rttS := range strings.Split(*rtts, ",") {
 		rtt, err := time.ParseDuration(rttS)
@@ -120,7 +124,7 @@ func build(work, name string) string {
 func plan(work, dir string, rtt time.Duration, config string) result {
 	dl := &acctest.DelayedListener{Delay: rtt}
 	c, err := kfake.NewCluster(kfake.NumBrokers(*brokers), kfake.SeedTopics(int32(*n), "bench"),
-		kfake.SeedTopics(int32(*wide), "wide"), kfake.ListenFn(dl.Listen))
+		kfake.SeedTopics(int32(max(*wide, 1)), "wide"), kfake.ListenFn(dl.Listen))
 	must(err)
 	defer c.Close()
 	counts := acctest.CountRequests(c)
