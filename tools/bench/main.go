@@ -78,7 +78,7 @@ func main() {
 			log.Fatalf("-rtt: %v", err)
 		}
 		for _, sc := range scenarios {
-			fmt.Printf("\n### %s, round trip %s (medians of %d plans)\n\n", sc.name, rtt, *runs)
+			fmt.Printf("\n### %s, %d broker(s), round trip %s (medians of %d plans)\n\n", sc.name, *brokers, rtt, *runs)
 			// Runs alternate between the providers, so that both see the same load of a shared
 			// machine.
 			names := strings.Split(*providers, ",")
