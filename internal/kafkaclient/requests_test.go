@@ -170,12 +170,12 @@ func TestConcurrentReadsShareConnectionsAndRequests(t *testing.T) {
 			if n := got[int16(kmsg.Metadata)]; n > 25 {
 				t.Errorf("Metadata: %d requests, want at most 25", n)
 			}
-			// One leader: every round's 3 requests can carry all 10 waiting reads, so 60 is the
-			// floor (3 lookups x 200/10 rounds), reached on an idle machine; a read that the
-			// scheduler delays past the round's linger (a loaded 2-core CI runner) costs one more
-			// round of 3. Three leaders: the 10 reads spread over them and their rounds do not keep
-			// step; at least two reads per request on average (one per lookup and read: 600).
-			if want := map[int]int{1: 66, 3: 300}[brokers]; got[int16(kmsg.ListOffsets)] > want {
+			// The 10 waiting reads leave together (one release), each leader's round carrying
+			// those it leads: 3 lookups x 20 releases, times the leaders (fewer when a leader has
+			// no read in a release): 60 with one, at most 180 with three (one per lookup and read:
+			// 600). A read that the scheduler delays past the linger (a loaded 2-core CI runner)
+			// costs one more release, 2 allowed.
+			if want := map[int]int{1: 66, 3: 198}[brokers]; got[int16(kmsg.ListOffsets)] > want {
 				t.Errorf("ListOffsets: %d requests, want at most %d", got[int16(kmsg.ListOffsets)], want)
 			}
 		})

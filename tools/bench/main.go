@@ -11,7 +11,8 @@
 // Terraform starts it more than once in a plan), not Terraform's, and the CPU time (user and
 // system) of every provider process of the plan: the part of a plan the provider can change.
 //
-//	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms     (make bench)
+//	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 10000           (make bench)
+//	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 0 -brokers 3    (make bench: leaders spread)
 package main
 
 import (
@@ -33,7 +34,8 @@ import (
 
 var (
 	n         = flag.Int("n", 200, "kafka_partition_offsets data sources in the partition case")
-	wide      = flag.Int("wide", 10000, "partitions of the topic in the kafka_topic_offsets case")
+	wide      = flag.Int("wide", 10000, "partitions of the topic in the kafka_topic_offsets case (0: no such case)")
+	brokers   = flag.Int("brokers", 1, "brokers of the kfake cluster; partition leaders are spread over them")
 	runs      = flag.Int("runs", 3, "plans per case and provider (the median is printed)")
 	rtts      = flag.String("rtt", "0,20ms", "simulated round trips, comma-separated")
 	providers = flag.String("providers", "this,kadm", "providers to compare")
@@ -67,13 +69,16 @@ func main() {
 			fmt.Sprintf("data \"kafka_partition_offsets\" \"p\" {\n  count     = %d\n  topic     = \"bench\"\n  partition = count.index\n}\n", *n)},
 		{fmt.Sprintf("kafka_topic_offsets on %d partitions", *wide), "data \"kafka_topic_offsets\" \"t\" {\n  topic = \"wide\"\n}\n"},
 	}
+	if *wide == 0 {
+		scenarios = scenarios[:1]
+	}
 	for _, rttS := range strings.Split(*rtts, ",") {
 		rtt, err := time.ParseDuration(rttS)
 		if err != nil {
 			log.Fatalf("-rtt: %v", err)
 		}
 		for _, sc := range scenarios {
-			fmt.Printf("\n### %s, round trip %s (medians of %d plans)\n\n", sc.name, rtt, *runs)
+			fmt.Printf("\n### %s, %d broker(s), round trip %s (medians of %d plans)\n\n", sc.name, *brokers, rtt, *runs)
 			// Runs alternate between the providers, so that both see the same load of a shared
 			// machine.
 			names := strings.Split(*providers, ",")
@@ -118,8 +123,8 @@ func build(work, name string) string {
 // plan starts a fresh kfake cluster, plans config with the provider in dir and measures it.
 func plan(work, dir string, rtt time.Duration, config string) result {
 	dl := &acctest.DelayedListener{Delay: rtt}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(int32(*n), "bench"),
-		kfake.SeedTopics(int32(*wide), "wide"), kfake.ListenFn(dl.Listen))
+	c, err := kfake.NewCluster(kfake.NumBrokers(*brokers), kfake.SeedTopics(int32(*n), "bench"),
+		kfake.SeedTopics(int32(max(*wide, 1)), "wide"), kfake.ListenFn(dl.Listen))
 	must(err)
 	defer c.Close()
 	counts := acctest.CountRequests(c)
