@@ -114,9 +114,9 @@ func CountRequests(c *kfake.Cluster) func() map[int16]int {
 	}
 }
 
-// ListOffsetsEntries counts the ListOffsets requests c receives and their partition entries, without
-// handling any: entries per request is how many reads shared a request. The returned func gives
-// the counts so far.
+// ListOffsetsEntries counts the ListOffsets requests c receives and their partition entries,
+// without handling any: entries per request is how many reads shared a request. The returned
+// func gives the counts so far.
 func ListOffsetsEntries(c *kfake.Cluster) func() (requests, entries int) {
 	var mu sync.Mutex
 	var n, e int

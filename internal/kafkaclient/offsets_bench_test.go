@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // BenchmarkTopicOffsets reads every partition of a 1,000-partition topic on a 3-broker kfake
@@ -20,7 +22,7 @@ func BenchmarkTopicOffsets(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	count := countListOffsets(c)
+	count := acctest.ListOffsetsEntries(c)
 	cl, err := New(Config{BootstrapServers: c.ListenAddrs(), Timeout: 30 * time.Second})
 	if err != nil {
 		b.Fatal(err)

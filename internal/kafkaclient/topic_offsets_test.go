@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 // produceAt writes one record per timestamp to topic/partition, in order.
@@ -41,28 +41,6 @@ func show(p *int64) string {
 	return fmt.Sprint(*p)
 }
 
-// countListOffsets counts ListOffsets requests, and the partitions they carry, without handling them.
-func countListOffsets(c *kfake.Cluster) func() (requests, partitions int) {
-	var mu sync.Mutex
-	var requests, partitions int
-	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		mu.Lock()
-		defer mu.Unlock()
-		requests++
-		req, _ := r.(*kmsg.ListOffsetsRequest)
-		for _, t := range req.Topics {
-			partitions += len(t.Partitions)
-		}
-		return nil, nil, false
-	})
-	return func() (int, int) {
-		mu.Lock()
-		defer mu.Unlock()
-		return requests, partitions
-	}
-}
-
 // A whole topic on three brokers: every partition exact, sorted, one request per leader and
 // lookup rather than one per partition.
 func TestTopicOffsetsSortedAndBatchedPerLeader(t *testing.T) {
@@ -75,7 +53,7 @@ func TestTopicOffsetsSortedAndBatchedPerLeader(t *testing.T) {
 	for p := int32(0); p < n; p++ {
 		leaders[c.LeaderFor("wide", p)] = true
 	}
-	count := countListOffsets(c)
+	count := acctest.ListOffsetsEntries(c)
 	cl := newClient(t, c, 5*time.Second)
 
 	for read := 0; read < 2; read++ { // case C7: the same entries in the same order every time
