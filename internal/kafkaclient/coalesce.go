@@ -94,7 +94,6 @@ type roundQueues struct {
 	// 0 when there is no estimate (the first reads, or the first after an idle spell longer than
 	// lingerExpected).
 	active, waiting, peak, expect int
-	busy                          int       // queues whose flusher runs
 	returned                      time.Time // when the answers of the last round came in
 }
 
@@ -117,11 +116,10 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 		if !c.goShared(func() { c.flush(q) }) {
 			return nil, errClosed
 		}
-		if rq.busy == 0 && time.Since(rq.returned) > lingerExpected {
+		if rq.active == 0 && time.Since(rq.returned) > lingerExpected {
 			rq.expect = 0 // an idle spell: the last release says nothing of these reads
 		}
 		q.busy = true
-		rq.busy++
 	}
 	q.leader = l // the latest metadata's id for the address
 	r := q.pending
@@ -189,7 +187,6 @@ func (c *Client) flush(q *leaderQueue) {
 		switch {
 		case r == nil:
 			q.busy = false
-			rq.busy--
 		case !r.released: // the Client closed: the round fails at once
 			rq.waiting -= r.reads
 		}
