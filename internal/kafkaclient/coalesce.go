@@ -110,16 +110,16 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 		q = &leaderQueue{wake: make(chan struct{}, 1)}
 		rq.queues[l.address] = q
 	}
-	// idle: no flusher, so none lingers and no round is out. The flusher started here waits for
-	// rq.mu, so for this read's round.
+	// Without a flusher, none lingers and no round is out: start one. It waits for rq.mu, so for
+	// this read's round.
 	if !q.busy {
 		if !c.goShared(func() { c.flush(q) }) {
 			return nil, errClosed
 		}
-		if rq.active == 0 && time.Since(rq.returned) > lingerExpected {
-			rq.expect = 0 // an idle spell: the last release says nothing of these reads
-		}
 		q.busy = true
+	}
+	if rq.active == 0 && time.Since(rq.returned) > lingerExpected {
+		rq.expect = 0 // an idle spell: the last release says nothing of these reads
 	}
 	q.leader = l // the latest metadata's id for the address
 	r := q.pending
