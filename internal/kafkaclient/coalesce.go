@@ -94,7 +94,6 @@ type roundQueues struct {
 	// 0 when there is no estimate (the first reads, or the first after an idle spell longer than
 	// lingerExpected).
 	active, waiting, peak, expect int
-	busy                          int       // queues whose flusher runs
 	returned                      time.Time // when the answers of the last round came in
 }
 
@@ -111,17 +110,16 @@ func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartit
 		q = &leaderQueue{wake: make(chan struct{}, 1)}
 		rq.queues[l.address] = q
 	}
-	// idle: no flusher, so none lingers and no round is out. The flusher started here waits for
-	// rq.mu, so for this read's round.
+	// Without a flusher, none lingers and no round is out: start one. It waits for rq.mu, so for
+	// this read's round.
 	if !q.busy {
 		if !c.goShared(func() { c.flush(q) }) {
 			return nil, errClosed
 		}
-		if rq.busy == 0 && time.Since(rq.returned) > lingerExpected {
-			rq.expect = 0 // an idle spell: the last release says nothing of these reads
-		}
 		q.busy = true
-		rq.busy++
+	}
+	if rq.active == 0 && time.Since(rq.returned) > lingerExpected {
+		rq.expect = 0 // an idle spell: the last release says nothing of these reads
 	}
 	q.leader = l // the latest metadata's id for the address
 	r := q.pending
@@ -189,7 +187,6 @@ func (c *Client) flush(q *leaderQueue) {
 		switch {
 		case r == nil:
 			q.busy = false
-			rq.busy--
 		case !r.released: // the Client closed: the round fails at once
 			rq.waiting -= r.reads
 		}

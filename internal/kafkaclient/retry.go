@@ -114,20 +114,18 @@ func (e askAgain) Error() string { return string(e) }
 // isRetriable says whether err may go away on another attempt with fresh metadata.
 func isRetriable(err error) bool {
 	var (
-		again   askAgain
-		be      *BrokerError
-		tlsErr  *TLSError
-		saslErr *SASLError
-		ce      *ConnectionError
-		tnf     *TopicNotFoundError
-		oor     *PartitionOutOfRangeError
-		un      *UnreachableError
+		again askAgain
+		be    *BrokerError
+		ce    *ConnectionError
+		tnf   *TopicNotFoundError
+		oor   *PartitionOutOfRangeError
+		un    *UnreachableError
 	)
 	switch {
 	case errors.As(err, &again):
 		return true
-	case errors.As(err, &tlsErr), errors.As(err, &saslErr):
-		return false // the same certificate or credentials fail the same way again
+	case configFailure(err) != nil:
+		return false // the same certificate, credentials or broker version fail the same way again
 	case errors.As(err, &be):
 		return retriable[kafka.Error(be.Code)]
 	case errors.As(err, &ce):
