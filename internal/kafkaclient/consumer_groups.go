@@ -22,6 +22,8 @@ type ConsumerGroupsRequest struct {
 	GroupID *regexp.Regexp
 	// Isolation decides what the latest offset, and so the lag, is.
 	Isolation Isolation
+	// FetchTimestamps also reads each group's time lag (time_lag.go) into MaxTimeLagMs.
+	FetchTimestamps bool
 }
 
 // GroupSummary is one consumer group's progress over the topics it has commits on.
@@ -38,6 +40,8 @@ type GroupSummary struct {
 	// TotalLag sums the positive lags (latest − committed, group_offsets.go's rule) of the committed
 	// partitions of Topics.
 	TotalLag int64
+	// MaxTimeLagMs is the largest time lag of those partitions (MaxTimeLag), with FetchTimestamps.
+	MaxTimeLagMs *int64
 }
 
 // ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
@@ -120,7 +124,10 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 			latestOf[topicPartition{topic, p.Partition}] = p.Latest
 		}
 	}
-	var out []GroupSummary
+	var (
+		out        []GroupSummary
+		partitions [][]GroupPartitionOffsets // of out's groups, in the same order
+	)
 	for id, info := range listed {
 		if _, fetched := committed[id]; !fetched {
 			continue // vanished since ListGroups
@@ -128,11 +135,19 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 		if req.Topics != nil && len(commits[id]) == 0 {
 			continue
 		}
-		s, err := groupSummary(id, info, commits[id], latestOf)
+		s, ps, err := groupSummary(id, info, commits[id], latestOf)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		out, partitions = append(out, s), append(partitions, ps)
+	}
+	if req.FetchTimestamps {
+		if err := c.readTimeLags(ctx, req.Isolation, partitions...); err != nil {
+			return nil, err
+		}
+		for i, ps := range partitions {
+			out[i].MaxTimeLagMs = MaxTimeLag(ps)
+		}
 	}
 	slices.SortFunc(out, func(a, b GroupSummary) int { return strings.Compare(a.GroupID, b.GroupID) })
 	return out, nil
@@ -191,8 +206,9 @@ func topicSet(topics []string) map[string]bool {
 	return set
 }
 
-// groupSummary is one group's summary from its commits and the latest offsets.
-func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]int64, latestOf map[topicPartition]int64) (GroupSummary, error) {
+// groupSummary is one group's summary from its commits and the latest offsets, and the
+// partitions it sums up.
+func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]int64, latestOf map[topicPartition]int64) (GroupSummary, []GroupPartitionOffsets, error) {
 	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Topics: []string{}}
 	var partitions []GroupPartitionOffsets
 	for tp, offset := range commits {
@@ -203,10 +219,10 @@ func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]in
 	}
 	var ok bool
 	if s.TotalLag, ok = TotalLag(partitions); !ok {
-		return GroupSummary{}, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
+		return GroupSummary{}, nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
 			"answered offsets near 2^63, which no real partition reaches", id)
 	}
 	slices.Sort(s.Topics)
 	s.Topics = slices.Compact(s.Topics)
-	return s, nil
+	return s, partitions, nil
 }

@@ -23,6 +23,9 @@ type GroupOffsetsRequest struct {
 	Topics []string
 	// Isolation decides what Latest means (high watermark or last stable offset).
 	Isolation Isolation
+	// FetchTimestamps also reads the next record of every partition behind (a Fetch at the
+	// commit, next_record.go) for its timestamp and the time lag (time_lag.go).
+	FetchTimestamps bool
 }
 
 // GroupOffsets is a consumer group's progress, as read with DescribeGroups and OffsetFetch only:
@@ -55,6 +58,8 @@ type GroupPartitionOffsets struct {
 	// read_uncommitted; under read_committed, where Latest is the last stable offset, it is read
 	// apart only for a commit beyond Latest, and equals Latest otherwise.
 	LogEnd int64
+	// TimeLag is set with FetchTimestamps only (time_lag.go).
+	TimeLag
 }
 
 // GroupNotFoundError: the group does not exist. Apache Kafka does not say "no such group": it
@@ -115,6 +120,11 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 			return GroupOffsets{}, err
 		}
 		out.Partitions = append(out.Partitions, partitions...)
+	}
+	if req.FetchTimestamps {
+		if err := c.readTimeLags(ctx, req.Isolation, out.Partitions); err != nil {
+			return GroupOffsets{}, err
+		}
 	}
 	return out, nil
 }
