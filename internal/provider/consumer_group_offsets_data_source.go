@@ -30,13 +30,15 @@ func NewConsumerGroupOffsetsDataSource() datasource.DataSource {
 }
 
 type consumerGroupOffsetsModel struct {
-	GroupID        types.String    `tfsdk:"group_id"`
-	Topics         types.Set       `tfsdk:"topics"`
-	IsolationLevel types.String    `tfsdk:"isolation_level"`
-	State          types.String    `tfsdk:"state"`
-	TotalLag       types.Int64     `tfsdk:"total_lag"`
-	Partitions     types.List      `tfsdk:"partitions"`
-	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
+	GroupID         types.String    `tfsdk:"group_id"`
+	Topics          types.Set       `tfsdk:"topics"`
+	IsolationLevel  types.String    `tfsdk:"isolation_level"`
+	FetchTimestamps types.Bool      `tfsdk:"fetch_timestamps"`
+	State           types.String    `tfsdk:"state"`
+	TotalLag        types.Int64     `tfsdk:"total_lag"`
+	MaxTimeLagMs    types.Int64     `tfsdk:"max_time_lag_ms"`
+	Partitions      types.List      `tfsdk:"partitions"`
+	Wait            *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
 
 // groupPartitionAttrs is one entry of partitions.
@@ -47,6 +49,9 @@ func groupPartitionAttrs(p kafkaclient.GroupPartitionOffsets) map[string]attr.Va
 		"committed_offset": types.Int64PointerValue(p.Committed),
 		"latest_offset":    types.Int64Value(p.Latest),
 		"lag":              types.Int64PointerValue(p.Lag),
+		// null unless the read asked for them (fetch_timestamps): time_lag_attributes.go
+		"next_record_timestamp": nextRecordTime(p),
+		"time_lag_ms":           types.Int64PointerValue(p.LagMs),
 	}
 }
 
@@ -68,6 +73,8 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
 		"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
 		"warning. `null` when there is no commit."},
+	"next_record_timestamp": nextRecordTimestampAttribute,
+	"time_lag_ms":           timeLagMsAttribute,
 }}
 
 func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -95,7 +102,8 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 					"group has committed offsets for (again every partition of each).",
 				Validators: topicSetValidators,
 			},
-			"isolation_level": isolationLevelAttribute(),
+			"isolation_level":  isolationLevelAttribute(),
+			"fetch_timestamps": fetchTimestampsAttribute(),
 			"state": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The group's state as its coordinator reports it: for classic groups " +
@@ -109,6 +117,10 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 					"the log end) does not cancel another partition's real lag, and does not count as caught up " +
 					"either: gate on every `lag >= 0` too. Partitions without a commit are left out: check " +
 					"`committed_offset` for `null` to gate on them.",
+			},
+			"max_time_lag_ms": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: maxTimeLagMsDescription,
 			},
 			"partitions": schema.ListNestedAttribute{
 				Computed:            true,
@@ -129,7 +141,8 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
-	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel)}
+	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel),
+		FetchTimestamps: m.FetchTimestamps.ValueBool() || m.Wait.waitsForTime()}
 	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -145,6 +158,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		addOffsetsOverflow(&resp.Diagnostics, "total_lag")
 	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
+	addTimeLagWarnings(&resp.Diagnostics, q.GroupID, res.Partitions)
 	m.Partitions = nestedList(groupPartitionObject, res.Partitions, groupPartitionAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -152,6 +166,10 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
 	m.State = types.StringValue(res.State)
 	m.TotalLag = types.Int64Value(total)
+	m.MaxTimeLagMs = types.Int64Null()
+	if q.FetchTimestamps {
+		m.MaxTimeLagMs = types.Int64PointerValue(kafkaclient.MaxTimeLag(res.Partitions))
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -26,10 +26,11 @@ type ConsumerGroupsDataSource struct {
 func NewConsumerGroupsDataSource() datasource.DataSource { return &ConsumerGroupsDataSource{} }
 
 type consumerGroupsModel struct {
-	Topics         types.Set    `tfsdk:"topics"`
-	GroupIDRegex   types.String `tfsdk:"group_id_regex"`
-	IsolationLevel types.String `tfsdk:"isolation_level"`
-	Groups         types.List   `tfsdk:"groups"`
+	Topics          types.Set    `tfsdk:"topics"`
+	GroupIDRegex    types.String `tfsdk:"group_id_regex"`
+	IsolationLevel  types.String `tfsdk:"isolation_level"`
+	FetchTimestamps types.Bool   `tfsdk:"fetch_timestamps"`
+	Groups          types.List   `tfsdk:"groups"`
 }
 
 // consumerGroupsGroupAttrs is one entry of groups.
@@ -43,11 +44,12 @@ func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) map[string]attr.Value 
 		topics[i] = types.StringValue(t)
 	}
 	return map[string]attr.Value{
-		"group_id":      types.StringValue(g.GroupID),
-		"state":         state,
-		"protocol_type": types.StringValue(g.ProtocolType),
-		"topics":        types.ListValueMust(types.StringType, topics),
-		"total_lag":     types.Int64Value(g.TotalLag),
+		"group_id":        types.StringValue(g.GroupID),
+		"state":           state,
+		"protocol_type":   types.StringValue(g.ProtocolType),
+		"topics":          types.ListValueMust(types.StringType, topics),
+		"total_lag":       types.Int64Value(g.TotalLag),
+		"max_time_lag_ms": types.Int64PointerValue(g.MaxTimeLagMs),
 	}
 }
 
@@ -67,6 +69,8 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		"group's committed partitions of these topics of latest offset − committed offset, " +
 		"counting only positive lags (a commit past the log end does not cancel a backlog " +
 		"elsewhere). In offsets, not records: transaction markers count."},
+	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +
+		"over the same partitions. " + maxTimeLagMsDescription},
 }}
 
 func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -94,7 +98,8 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 					"must match: `orders-.*` selects `orders-billing`, not `legacy-orders-billing`. Default: every group.",
 				Validators: []validator.String{wholeMatchValidator{}},
 			},
-			"isolation_level": isolationLevelAttribute(),
+			"isolation_level":  isolationLevelAttribute(),
+			"fetch_timestamps": fetchTimestampsAttribute(),
 			"groups": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per selected group, sorted by `group_id`.",
@@ -114,7 +119,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
-	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel)}
+	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel), FetchTimestamps: m.FetchTimestamps.ValueBool()}
 	q.GroupID = wholeMatch(m.GroupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
 	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
