@@ -148,13 +148,13 @@ func fetchRequest(isolation Isolation, tps []topicPartition, pending map[topicPa
 		}
 	}
 	req := &wire.FetchRequest{
-		ReplicaID:      -1, // a consumer, not a follower
+		ReplicaID:      wire.FetchConsumerReplica,
 		MaxWaitTime:    0,
 		MinBytes:       0, // answer at once: the data is there or the log ends
 		MaxBytes:       fetchResponseBytes,
 		IsolationLevel: int8(isolation),
-		SessionID:      0,
-		SessionEpoch:   -1, // no fetch session (KIP-227): the broker keeps nothing for this request
+		SessionID:      wire.FetchNoSession,
+		SessionEpoch:   wire.FetchFinalEpoch,
 	}
 	for _, tp := range tps {
 		ask := pending[tp]
@@ -163,8 +163,8 @@ func fetchRequest(isolation Isolation, tps []topicPartition, pending map[topicPa
 		}
 		t := &req.Topics[len(req.Topics)-1]
 		t.Partitions = append(t.Partitions, wire.FetchRequestPartition{
-			Partition: int32(tp.partition), CurrentLeaderEpoch: -1, FetchOffset: ask.from,
-			LogStartOffset: -1, PartitionMaxBytes: ask.bytes,
+			Partition: int32(tp.partition), CurrentLeaderEpoch: wire.FetchNoLeaderEpoch, FetchOffset: ask.from,
+			LogStartOffset: wire.FetchNoLogStart, PartitionMaxBytes: ask.bytes,
 		})
 		req.MaxBytes = max(req.MaxBytes, ask.bytes)
 	}
@@ -252,7 +252,7 @@ func (c *Client) applyPartition(ctx context.Context, isolation Isolation, l lead
 	if ask.from >= end {
 		return partitionStep{settled: true}, nil // nothing to read below the log end: caught up
 	}
-	scan, err := wire.NextRecordAt(p.Records, ask.from, isolation == ReadCommitted, abortedOf(p))
+	scan, err := wire.NextRecordAt(p.Records, ask.from, isolation == ReadCommitted, p.Aborted())
 	if err != nil {
 		return partitionStep{}, fmt.Errorf("%s for topic %q partition %d: broker %s sent records that cannot be read: %w",
 			FetchOp, tp.topic, tp.partition, describeBroker(l.address, int(l.id)), err)
@@ -295,15 +295,6 @@ func (c *Client) restartAtLogStart(ctx context.Context, isolation Isolation, tp 
 // errFetchOutOfRange: Fetch said OFFSET_OUT_OF_RANGE for an offset inside the log ListOffsets
 // gives; retried, since a leader change can cause it.
 var errFetchOutOfRange error = askAgain("Fetch answered OFFSET_OUT_OF_RANGE for an offset inside the log")
-
-// abortedOf is a partition answer's aborted transactions, for read_committed.
-func abortedOf(p wire.FetchResponsePartition) []wire.AbortedTxn {
-	out := make([]wire.AbortedTxn, len(p.AbortedTransactions))
-	for i, a := range p.AbortedTransactions {
-		out[i] = wire.AbortedTxn{ProducerID: a.ProducerID, FirstOffset: a.FirstOffset}
-	}
-	return out
-}
 
 // readTimeLags reads the next record of every partition of every group in groups that has one
 // to find (nextFrom) and sets each partition's time lag, all at one read time. Groups at the same
