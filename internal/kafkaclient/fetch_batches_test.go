@@ -137,4 +137,3 @@ func TestNoFetchWithoutTimestamps(t *testing.T) {
 		t.Errorf("group max time lag %d without FetchTimestamps", *groups[0].MaxTimeLagMs)
 	}
 }
-
