@@ -139,7 +139,10 @@ func (b *fetchBatches) sendAll(q *fetchQueue) {
 			return
 		}
 		b.mu.Unlock()
-		ctx, cancel := context.WithDeadline(b.life, batch.deadline)
+		ctx, cancel := context.WithCancel(b.life)
+		if !batch.deadline.IsZero() { // every read has one (the Client's timeout); a zero one would end it at once
+			ctx, cancel = context.WithDeadline(b.life, batch.deadline)
+		}
 		batch.res, batch.err = b.send(ctx, batch.l, batch.request())
 		cancel()
 		close(batch.done)
