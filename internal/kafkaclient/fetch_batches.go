@@ -139,14 +139,20 @@ func (b *fetchBatches) sendAll(q *fetchQueue) {
 			return
 		}
 		b.mu.Unlock()
-		ctx, cancel := context.WithCancel(b.life)
-		if !batch.deadline.IsZero() { // every read has one (the Client's timeout); a zero one would end it at once
-			ctx, cancel = context.WithDeadline(b.life, batch.deadline)
-		}
+		ctx, cancel := b.sendContext(batch)
 		batch.res, batch.err = b.send(ctx, batch.l, batch.request())
 		cancel()
 		close(batch.done)
 	}
+}
+
+// sendContext bounds a batch's request by its reads' latest deadline (every read has one, the
+// Client's timeout; a zero one would end the request at once) and by the Client's life.
+func (b *fetchBatches) sendContext(batch *fetchBatch) (context.Context, context.CancelFunc) {
+	if batch.deadline.IsZero() {
+		return context.WithCancel(b.life)
+	}
+	return context.WithDeadline(b.life, batch.deadline)
 }
 
 // request is the batch's Fetch request: the partitions by topic and partition, except that a
