@@ -161,8 +161,8 @@ func readBatchHeader(b []byte) (*batchHeader, int, error) {
 		return nil, 0, fmt.Errorf("a base offset of %d", h.baseOffset)
 	case h.lastOffsetDelta < 0:
 		return nil, 0, fmt.Errorf("a last offset delta of %d", h.lastOffsetDelta)
-	case h.baseOffset > math.MaxInt64-int64(h.lastOffsetDelta):
-		return nil, 0, fmt.Errorf("a last offset beyond 2^63 (base %d + delta %d)", h.baseOffset, h.lastOffsetDelta)
+	case h.baseOffset >= math.MaxInt64-int64(h.lastOffsetDelta): // the offset after it must exist
+		return nil, 0, fmt.Errorf("a last offset at or beyond 2^63-1 (base %d + delta %d)", h.baseOffset, h.lastOffsetDelta)
 	case h.count < 0 || int64(h.count) > int64(h.lastOffsetDelta)+1:
 		return nil, 0, fmt.Errorf("%d records in %d offsets", h.count, int64(h.lastOffsetDelta)+1)
 	case h.attributes&compressionMask > int16(compress.Zstd):

@@ -217,6 +217,11 @@ func TestNextRecordAtRefuses(t *testing.T) {
 			b.ClaimCodec, b.Records, b.LastOffsetDelta = ptr(compress.Zstd), nil, ptr(int32(2))
 			b.Trailing = []byte{0x28, 0xb5, 0x2f, 0xfd, 0, 20 << 3, 1, 0, 0}
 		}), want: "a zstd frame that asks for a window of 1073741824 bytes, more than the 32 MiB this reader allows"},
+		{name: "a second zstd frame with a 1 GiB window, after a valid one", records: with(func(b *testBatch) {
+			b.Codec, b.Trailing = compress.Zstd, []byte{0x28, 0xb5, 0x2f, 0xfd, 0, 20 << 3, 1, 0, 0}
+		}), from: 2, want: "a zstd frame that asks for a window of 1073741824 bytes"},
+		{name: "a last offset of 2^63-1", records: with(func(b *testBatch) { b.Base = 1<<63 - 3 }),
+			want: "a last offset at or beyond 2^63-1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := wire.NextRecordAt(tc.records, tc.from, false, nil)
