@@ -44,6 +44,8 @@ func (e groupEntry) check() knownvalue.Check {
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
 		"topic": knownvalue.StringExact(e.topic), "partition": knownvalue.Int64Exact(e.partition),
 		"committed_offset": committed, "latest_offset": knownvalue.Int64Exact(e.latest), "lag": lag,
+		// without fetch_timestamps, no time lag is read
+		"next_record_timestamp": knownvalue.Null(), "time_lag_ms": knownvalue.Null(),
 	})
 }
 
