@@ -3,6 +3,7 @@ package acctest
 import (
 	"encoding/binary"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -35,33 +36,38 @@ var compressible = []byte(strings.Repeat("a record value that compresses well; "
 // all and sends them with one flush. It returns the offset of the first.
 func (k *Kafka) ProduceBatch(topic string, partition int32, codec string, ts ...time.Time) int64 {
 	k.t.Helper()
+	return produceBatch(k.t, BootstrapServers(k.t), topic, partition, codec, ts)
+}
+
+func produceBatch(t testing.TB, seeds []string, topic string, partition int32, codec string, ts []time.Time) int64 {
+	t.Helper()
 	c, ok := Codecs[codec]
 	if !ok {
-		k.t.Fatalf("unknown codec %q", codec)
+		t.Fatalf("unknown codec %q", codec)
 	}
 	cl, err := kgo.NewClient(
-		kgo.SeedBrokers(BootstrapServers(k.t)...),
+		kgo.SeedBrokers(seeds...),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.ProducerBatchCompression(c),
 		kgo.ManualFlushing(), // nothing leaves before Flush: one batch
 	)
 	if err != nil {
-		k.t.Fatal(err)
+		t.Fatal(err)
 	}
 	defer cl.Close()
 	results := make(chan kgo.ProduceResult, len(ts))
 	for _, at := range ts {
 		r := &kgo.Record{Topic: topic, Partition: partition, Value: compressible, Timestamp: at}
-		cl.Produce(ctx(k.t), r, func(r *kgo.Record, err error) { results <- kgo.ProduceResult{Record: r, Err: err} })
+		cl.Produce(ctx(t), r, func(r *kgo.Record, err error) { results <- kgo.ProduceResult{Record: r, Err: err} })
 	}
-	if err := cl.Flush(ctx(k.t)); err != nil {
-		k.t.Fatalf("flush to %s/%d: %v", topic, partition, err)
+	if err := cl.Flush(ctx(t)); err != nil {
+		t.Fatalf("flush to %s/%d: %v", topic, partition, err)
 	}
 	first := int64(-1)
 	for range ts {
 		res := <-results
 		if res.Err != nil {
-			k.t.Fatalf("produce to %s/%d: %v", topic, partition, res.Err)
+			t.Fatalf("produce to %s/%d: %v", topic, partition, res.Err)
 		}
 		if first < 0 || res.Record.Offset < first {
 			first = res.Record.Offset

@@ -37,7 +37,9 @@ type groupEntry struct {
 }
 
 // check is the entry of a read without fetch_timestamps: its time-lag attributes are null.
-func (e groupEntry) check() knownvalue.Check { return e.checkTime(knownvalue.Null(), knownvalue.Null()) }
+func (e groupEntry) check() knownvalue.Check {
+	return e.checkTime(knownvalue.Null(), knownvalue.Null())
+}
 
 // checkTime is the entry with next_record_timestamp and time_lag_ms as checked.
 func (e groupEntry) checkTime(next, timeLagMs knownvalue.Check) knownvalue.Check {
