@@ -15,10 +15,11 @@ import (
 
 // The next record a group reads, found with Fetch requests as a consumer that is no member of
 // the group: replica id -1, no fetch session, no group; it joins nothing and commits nothing.
-// Only a record's timestamp is wanted, and only ListOffsets' answers say where the log ends, so
-// a Fetch here asks for little and never waits (MinBytes 0, MaxWaitTime 0).
+// Only a record's timestamp is wanted, so a Fetch here asks for little and never waits (MinBytes
+// 0, MaxWaitTime 0).
 //
-// A read sends one Fetch per leader with every partition it wants of that leader; a partition
+// A read sends one Fetch per leader with every partition it wants of that leader, shared with
+// the reads that run at the same time (fetch_batches.go); a partition
 // whose answer ended before a record (its data held only control batches, aborted transactions
 // or a partial batch, or the response was full) is asked again from where its answer ended, with
 // as many bytes as its next batch needs, in the next round. A broker returns at least one whole
@@ -27,7 +28,8 @@ import (
 
 // Byte limits of one Fetch: fetchPartitionBytes per partition is a few record batches of a
 // common producer (batch.size 16 KiB); fetchResponseBytes bounds what one answer holds in memory,
-// whatever the number of partitions; a batch larger than either is asked for alone, whole.
+// whatever the number of partitions; a batch larger than that goes first in its request, where
+// the broker returns it whole.
 const (
 	fetchPartitionBytes = 64 << 10
 	fetchResponseBytes  = 8 << 20
@@ -101,8 +103,8 @@ func (c *Client) leadersOfPartitions(ctx context.Context, pending map[topicParti
 	return byLeader, nil
 }
 
-// fetchRound sends one Fetch to every leader at once and applies the answers; progressed is
-// whether any partition settled or moved on.
+// fetchRound asks every leader at once (each through its Fetch batches, fetch_batches.go) and
+// applies the answers; progressed is whether any partition settled or moved on.
 func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader map[leader][]topicPartition,
 	pending map[topicPartition]*nextAsk, found map[topicPartition]*NextRecord,
 ) (progressed bool, _ error) {
@@ -114,9 +116,12 @@ func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader m
 	answers := make(chan answer, len(byLeader))
 	var wg sync.WaitGroup
 	for l, tps := range byLeader {
-		req := fetchRequest(isolation, tps, pending)
+		asks := make(map[topicPartition]*nextAsk, len(tps))
+		for _, tp := range tps {
+			asks[tp] = pending[tp]
+		}
 		wg.Go(func() {
-			res, err := c.fetch(ctx, l, req)
+			res, err := c.fetches.fetch(ctx, l, isolation, asks)
 			answers <- answer{l, res, err}
 		})
 	}
@@ -137,41 +142,7 @@ func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader m
 	return progressed, firstError(errs)
 }
 
-// fetchRequest asks for the partitions tps of one leader, each from its pending search. A
-// partition whose next batch is larger than the response bound goes first, alone: a broker
-// returns a whole batch only for the first partition of a response.
-func fetchRequest(isolation Isolation, tps []topicPartition, pending map[topicPartition]*nextAsk) *wire.FetchRequest {
-	for _, tp := range tps {
-		if pending[tp].bytes > fetchResponseBytes {
-			tps = []topicPartition{tp}
-			break
-		}
-	}
-	req := &wire.FetchRequest{
-		ReplicaID:      -1, // a consumer, not a follower
-		MaxWaitTime:    0,
-		MinBytes:       0, // answer at once: the data is there or the log ends
-		MaxBytes:       fetchResponseBytes,
-		IsolationLevel: int8(isolation),
-		SessionID:      0,
-		SessionEpoch:   -1, // no fetch session (KIP-227): the broker keeps nothing for this request
-	}
-	for _, tp := range tps {
-		ask := pending[tp]
-		if n := len(req.Topics); n == 0 || req.Topics[n-1].Topic != tp.topic {
-			req.Topics = append(req.Topics, wire.FetchRequestTopic{Topic: tp.topic})
-		}
-		t := &req.Topics[len(req.Topics)-1]
-		t.Partitions = append(t.Partitions, wire.FetchRequestPartition{
-			Partition: int32(tp.partition), CurrentLeaderEpoch: -1, FetchOffset: ask.from,
-			LogStartOffset: -1, PartitionMaxBytes: ask.bytes,
-		})
-		req.MaxBytes = max(req.MaxBytes, ask.bytes)
-	}
-	return req
-}
-
-// fetch sends one Fetch to leader l.
+// fetch sends one Fetch to leader l: the round trip of the Fetch batches.
 func (c *Client) fetch(ctx context.Context, l leader, req *wire.FetchRequest) (*wire.FetchResponse, error) {
 	m, err := c.brokers.RoundTrip(ctx, l.address, req)
 	if err != nil {
@@ -252,7 +223,7 @@ func (c *Client) applyPartition(ctx context.Context, isolation Isolation, l lead
 	if ask.from >= end {
 		return partitionStep{settled: true}, nil // nothing to read below the log end: caught up
 	}
-	scan, err := wire.NextRecordAt(p.Records, ask.from, isolation == ReadCommitted, abortedOf(p))
+	scan, err := wire.NextRecordAt(p.Records, ask.from, isolation == ReadCommitted, p.Aborted())
 	if err != nil {
 		return partitionStep{}, fmt.Errorf("%s for topic %q partition %d: broker %s sent records that cannot be read: %w",
 			FetchOp, tp.topic, tp.partition, describeBroker(l.address, int(l.id)), err)
@@ -295,15 +266,6 @@ func (c *Client) restartAtLogStart(ctx context.Context, isolation Isolation, tp 
 // errFetchOutOfRange: Fetch said OFFSET_OUT_OF_RANGE for an offset inside the log ListOffsets
 // gives; retried, since a leader change can cause it.
 var errFetchOutOfRange error = askAgain("Fetch answered OFFSET_OUT_OF_RANGE for an offset inside the log")
-
-// abortedOf is a partition answer's aborted transactions, for read_committed.
-func abortedOf(p wire.FetchResponsePartition) []wire.AbortedTxn {
-	out := make([]wire.AbortedTxn, len(p.AbortedTransactions))
-	for i, a := range p.AbortedTransactions {
-		out[i] = wire.AbortedTxn{ProducerID: a.ProducerID, FirstOffset: a.FirstOffset}
-	}
-	return out
-}
 
 // readTimeLags reads the next record of every partition of every group in groups that has one
 // to find (nextFrom) and sets each partition's time lag, all at one read time. Groups at the same

@@ -34,6 +34,7 @@ var shapes = map[protocol.ApiKey]reflect.Type{
 	protocol.ListOffsets:      reflect.TypeFor[ListOffsetsResponse](), // listoffsets.go
 	protocol.ListGroups:       reflect.TypeFor[ListGroupsResponse](),  // listgroups.go
 	protocol.OffsetFetch:      reflect.TypeFor[OffsetFetchResponse](), // offsetfetch.go
+	protocol.Fetch:            reflect.TypeFor[FetchResponse](),       // fetch.go
 	protocol.SaslHandshake:    reflect.TypeFor[saslhandshake.Response](),
 	protocol.SaslAuthenticate: reflect.TypeFor[saslauthenticate.Response](),
 }

@@ -1,0 +1,169 @@
+package wire_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"net"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/segmentio/kafka-go/compress"
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+)
+
+// fetchRequestAt is a read's request as version v carries it (fields of later versions zero).
+func fetchRequestAt(v int16) *wire.FetchRequest {
+	req := &wire.FetchRequest{ReplicaID: wire.FetchConsumerReplica, MaxWaitTime: 500, MinBytes: 1, MaxBytes: 1 << 20, IsolationLevel: 1,
+		Topics: []wire.FetchRequestTopic{{Topic: "orders", Partitions: []wire.FetchRequestPartition{
+			{Partition: 3, CurrentLeaderEpoch: wire.FetchNoLeaderEpoch, FetchOffset: 101, LogStartOffset: wire.FetchNoLogStart, PartitionMaxBytes: 1 << 20},
+		}}}}
+	if v >= 7 {
+		req.SessionID, req.SessionEpoch, req.ForgottenTopics = wire.FetchNoSession, wire.FetchFinalEpoch, []wire.FetchRequestForgottenTopic{}
+	}
+	p := &req.Topics[0].Partitions[0]
+	if v < 9 {
+		p.CurrentLeaderEpoch = 0
+	}
+	if v < 5 {
+		p.LogStartOffset = 0
+	}
+	return req
+}
+
+// fetchResponseAt is a response of version v with records, null records and aborted transactions.
+func fetchResponseAt(tb testing.TB, v int16) *wire.FetchResponse {
+	res := &wire.FetchResponse{ThrottleTimeMs: 1, Topics: []wire.FetchResponseTopic{{Topic: "orders", Partitions: []wire.FetchResponsePartition{
+		{Partition: 3, HighWatermark: 103, LastStableOffset: 103, LogStartOffset: 100, PreferredReadReplica: -1,
+			AbortedTransactions: []wire.FetchAbortedTransaction{{ProducerID: 7, FirstOffset: 90}},
+			Records:             batches(tb, threeRecords(100, compress.Zstd))},
+		{Partition: 4, ErrorCode: 29, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, PreferredReadReplica: -1},
+	}}}}
+	if v >= 7 {
+		res.SessionID = 0
+		res.ErrorCode = 0
+	}
+	for i := range res.Topics[0].Partitions {
+		p := &res.Topics[0].Partitions[i]
+		if v < 5 {
+			p.LogStartOffset = 0
+		}
+		if v < 11 {
+			p.PreferredReadReplica = 0
+		}
+	}
+	return res
+}
+
+// The Fetch types replace kafka-go's, v4 to v11: connections negotiate within that range.
+func TestFetchRegistered(t *testing.T) {
+	if lo, hi := protocol.Fetch.MinVersion(), protocol.Fetch.MaxVersion(); lo != wire.MinFetchVersion || hi != 11 {
+		t.Fatalf("Fetch registered for v%d-v%d, want v4-v11", lo, hi)
+	}
+	for _, tc := range []struct {
+		name       string
+		brokerMax  int16
+		negotiated int16
+	}{
+		{name: "Kafka 4.x (v4-v17)", brokerMax: 17, negotiated: 11},
+		{name: "Kafka 2.3 (v0-v11)", brokerMax: 11, negotiated: 11},
+		{name: "Kafka 1.1 (v0-v7)", brokerMax: 7, negotiated: 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := protocol.Fetch.SelectVersion(0, tc.brokerMax); got != tc.negotiated {
+				t.Fatalf("negotiated v%d, want v%d", got, tc.negotiated)
+			}
+		})
+	}
+}
+
+// Every version encodes and decodes to the same value through kafka-go's encoder, and the
+// response passes the shape check; null records stay null.
+func TestFetchRoundTrip(t *testing.T) {
+	for v := int16(wire.MinFetchVersion); v <= 11; v++ {
+		var b bytes.Buffer
+		req := fetchRequestAt(v)
+		if err := protocol.WriteRequest(&b, v, 1, "test", req); err != nil {
+			t.Fatalf("v%d: %v", v, err)
+		}
+		gotV, _, _, msg, err := protocol.ReadRequest(&b)
+		if err != nil || gotV != v || !reflect.DeepEqual(msg, req) {
+			t.Fatalf("v%d request: got v%d %+v, %v; want %+v", v, gotV, msg, err, req)
+		}
+		res := fetchResponseAt(t, v)
+		b.Reset()
+		if err := protocol.WriteResponse(&b, v, 1, res); err != nil {
+			t.Fatalf("v%d: %v", v, err)
+		}
+		if problem := wire.CheckShape(protocol.Fetch, v, b.Bytes()); problem != "" {
+			t.Fatalf("v%d: shape: %s", v, problem)
+		}
+		_, msg, err = protocol.ReadResponse(&b, protocol.Fetch, v)
+		if err != nil || !reflect.DeepEqual(msg, res) {
+			t.Fatalf("v%d response: got %+v, %v; want %+v", v, msg, err, res)
+		}
+	}
+}
+
+// Records that a Kafka client wrote (franz-go's producer, into kfake), fetched with these types
+// in every version, give case C22's answer for every codec: T0+10 s at the commit in the middle
+// of the batch.
+func TestFetchEveryVersionEveryCodec(t *testing.T) {
+	codecs := []kgo.CompressionCodec{kgo.NoCompression(), kgo.GzipCompression(), kgo.SnappyCompression(), kgo.Lz4Compression(), kgo.ZstdCompression()}
+	c := acctest.Fake(t, kfake.SeedTopics(int32(len(codecs)), "t"))
+	base := time.UnixMilli(t0)
+	for p, codec := range codecs {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+			kgo.ProducerBatchCompression(codec), kgo.ManualFlushing())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			cl.Produce(context.Background(), &kgo.Record{Topic: "t", Partition: int32(p), Timestamp: base.Add(time.Duration(i) * 10 * time.Second),
+				Value: bytes.Repeat([]byte("value "), 50)}, func(_ *kgo.Record, err error) {
+				if err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		if err := cl.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		cl.Close()
+	}
+	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for v := int16(wire.MinFetchVersion); v <= 11; v++ {
+		req := &wire.FetchRequest{ReplicaID: wire.FetchConsumerReplica, MaxWaitTime: 100, MinBytes: 1, MaxBytes: 1 << 20,
+			SessionID: wire.FetchNoSession, SessionEpoch: wire.FetchFinalEpoch, Topics: []wire.FetchRequestTopic{{Topic: "t"}}}
+		for p := range codecs {
+			req.Topics[0].Partitions = append(req.Topics[0].Partitions, wire.FetchRequestPartition{Partition: int32(p),
+				CurrentLeaderEpoch: wire.FetchNoLeaderEpoch, FetchOffset: 1, LogStartOffset: wire.FetchNoLogStart, PartitionMaxBytes: 1 << 20})
+		}
+		_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+		m, err := protocol.RoundTrip(conn, v, int32(v), "test", req)
+		res, ok := m.(*wire.FetchResponse)
+		if err != nil || !ok || len(res.Topics) != 1 || len(res.Topics[0].Partitions) != len(codecs) {
+			t.Fatalf("v%d: got %#v, %v", v, m, err)
+		}
+		for _, p := range res.Topics[0].Partitions {
+			got, err := wire.NextRecordAt(p.Records, 1, false, p.Aborted())
+			want := wire.Scan{Found: true, Record: wire.NextRecord{Offset: 1, Timestamp: t0 + 10000}}
+			if len(p.Records) < 8 || binary.BigEndian.Uint64(p.Records) != 0 {
+				t.Fatalf("v%d, %v: the records do not start with one batch from offset 0", v, codecs[p.Partition])
+			}
+			if err != nil || p.ErrorCode != 0 || got != want {
+				t.Errorf("v%d, %v: got %+v, %v (error code %d); want %+v", v, codecs[p.Partition], got, err, p.ErrorCode, want)
+			}
+		}
+	}
+}
