@@ -36,7 +36,13 @@ type groupEntry struct {
 	committed, latest int64
 }
 
+// check is the entry of a read without fetch_timestamps: its time-lag attributes are null.
 func (e groupEntry) check() knownvalue.Check {
+	return e.checkTime(knownvalue.Null(), knownvalue.Null())
+}
+
+// checkTime is the entry with next_record_timestamp and time_lag_ms as checked.
+func (e groupEntry) checkTime(next, timeLagMs knownvalue.Check) knownvalue.Check {
 	committed, lag := knownvalue.Check(knownvalue.Null()), knownvalue.Check(knownvalue.Null())
 	if e.committed >= 0 {
 		committed, lag = knownvalue.Int64Exact(e.committed), knownvalue.Int64Exact(e.latest-e.committed)
@@ -44,8 +50,7 @@ func (e groupEntry) check() knownvalue.Check {
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
 		"topic": knownvalue.StringExact(e.topic), "partition": knownvalue.Int64Exact(e.partition),
 		"committed_offset": committed, "latest_offset": knownvalue.Int64Exact(e.latest), "lag": lag,
-		// without fetch_timestamps, no time lag is read
-		"next_record_timestamp": knownvalue.Null(), "time_lag_ms": knownvalue.Null(),
+		"next_record_timestamp": next, "time_lag_ms": timeLagMs,
 	})
 }
 

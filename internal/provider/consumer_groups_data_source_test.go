@@ -52,21 +52,26 @@ func (o groupsOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStat
 	}
 }
 
+// check is the group's entry, with max_time_lag_ms as checked (null without fetch_timestamps).
+func (e groupsEntry) check(maxTimeLag knownvalue.Check) knownvalue.Check {
+	var topics []knownvalue.Check
+	for _, t := range e.topics {
+		topics = append(topics, knownvalue.StringExact(t))
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"group_id":        knownvalue.StringExact(e.id),
+		"state":           knownvalue.StringExact(e.state),
+		"protocol_type":   knownvalue.StringExact(e.protocolType),
+		"topics":          knownvalue.ListExact(topics),
+		"total_lag":       knownvalue.Int64Exact(e.totalLag),
+		"max_time_lag_ms": maxTimeLag,
+	})
+}
+
 func expectGroups(k *acctest.Kafka, filter []string, want []groupsEntry) []statecheck.StateCheck {
 	var entries []knownvalue.Check
 	for _, e := range want {
-		var topics []knownvalue.Check
-		for _, t := range e.topics {
-			topics = append(topics, knownvalue.StringExact(t))
-		}
-		entries = append(entries, knownvalue.ObjectExact(map[string]knownvalue.Check{
-			"group_id":        knownvalue.StringExact(e.id),
-			"state":           knownvalue.StringExact(e.state),
-			"protocol_type":   knownvalue.StringExact(e.protocolType),
-			"topics":          knownvalue.ListExact(topics),
-			"total_lag":       knownvalue.Int64Exact(e.totalLag),
-			"max_time_lag_ms": knownvalue.Null(), // without fetch_timestamps
-		}))
+		entries = append(entries, e.check(knownvalue.Null()))
 	}
 	return []statecheck.StateCheck{
 		groupsOracleAgrees{k: k, entries: want, filter: filter},
