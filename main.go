@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -21,6 +22,13 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run with support for debuggers like delve")
 	flag.Parse()
+	if !debug { // a debug session logs to this process's own standard error, for the one debugging
+		for name, value := range provider.QuietLogs(os.Environ()) {
+			if err := os.Setenv(name, value); err != nil {
+				log.Fatal(err.Error())
+			}
+		}
+	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: provider.Address,
