@@ -2,12 +2,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/provider"
 )
@@ -30,11 +29,12 @@ func main() {
 		}
 	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: provider.Address,
-		Debug:   debug,
-	})
-	if err != nil {
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	// What providerserver.Serve does, with the framework's server wrapped (provider.Server).
+	if err := tf6server.Serve(provider.Address, provider.Server(version), opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }
