@@ -115,7 +115,7 @@ func consumeAt(t *testing.T, topic string, partition int32, from int64) *kgo.Rec
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for {
 		fs := cl.PollFetches(ctx)
