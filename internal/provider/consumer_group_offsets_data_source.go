@@ -31,7 +31,7 @@ func NewConsumerGroupOffsetsDataSource() datasource.DataSource {
 
 type consumerGroupOffsetsModel struct {
 	GroupID         types.String    `tfsdk:"group_id"`
-	Topics          types.Set       `tfsdk:"topics"`
+	Topics          topicSetValue   `tfsdk:"topics"`
 	IsolationLevel  types.String    `tfsdk:"isolation_level"`
 	FetchTimestamps types.Bool      `tfsdk:"fetch_timestamps"`
 	State           types.String    `tfsdk:"state"`
@@ -96,6 +96,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			},
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
+				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
 				Optional:    true,
 				MarkdownDescription: "Restrict the read to these topics: every partition of each, with " +
 					"`committed_offset` and `lag` `null` where the group has no commit. Default: every topic the " +
@@ -143,7 +144,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	}
 	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel),
 		FetchTimestamps: m.FetchTimestamps.ValueBool() || m.Wait.waitsForTime()}
-	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
+	q.Topics = topicSet(ctx, m.Topics.SetValue, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

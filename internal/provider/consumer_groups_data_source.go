@@ -26,11 +26,11 @@ type ConsumerGroupsDataSource struct {
 func NewConsumerGroupsDataSource() datasource.DataSource { return &ConsumerGroupsDataSource{} }
 
 type consumerGroupsModel struct {
-	Topics          types.Set    `tfsdk:"topics"`
-	GroupIDRegex    types.String `tfsdk:"group_id_regex"`
-	IsolationLevel  types.String `tfsdk:"isolation_level"`
-	FetchTimestamps types.Bool   `tfsdk:"fetch_timestamps"`
-	Groups          types.List   `tfsdk:"groups"`
+	Topics          topicSetValue `tfsdk:"topics"`
+	GroupIDRegex    types.String  `tfsdk:"group_id_regex"`
+	IsolationLevel  types.String  `tfsdk:"isolation_level"`
+	FetchTimestamps types.Bool    `tfsdk:"fetch_timestamps"`
+	Groups          types.List    `tfsdk:"groups"`
 }
 
 // consumerGroupsGroupAttrs is one entry of groups.
@@ -86,6 +86,7 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 		Attributes: map[string]schema.Attribute{
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
+				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
 				Optional:    true,
 				MarkdownDescription: "Keep only the groups with a committed offset on at least one of these " +
 					"topics, and only these topics in each group's `topics` and `total_lag`. Each topic must " +
@@ -121,7 +122,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel), FetchTimestamps: m.FetchTimestamps.ValueBool()}
 	q.GroupID = wholeMatch(m.GroupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
-	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
+	q.Topics = topicSet(ctx, m.Topics.SetValue, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -51,7 +52,7 @@ var topicSetValidators = []validator.Set{setvalidator.ValueStringsAre(topicNameV
 
 // topicSet is an optional topics argument's elements: nil when unset, empty (not nil) when set to
 // an empty set, which selects nothing.
-func topicSet(ctx context.Context, v types.Set, diags *diag.Diagnostics) []string {
+func topicSet(ctx context.Context, v basetypes.SetValue, diags *diag.Diagnostics) []string {
 	if v.IsNull() {
 		return nil
 	}
