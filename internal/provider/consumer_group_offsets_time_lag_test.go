@@ -164,6 +164,21 @@ func timeLagConfig(t *testing.T, group, extra string) string {
 	return groupConfig(t, group, "fetch_timestamps = true\n  "+extra)
 }
 
+// testTimeLagRead applies a fetch_timestamps read of group, an Empty group committed on one
+// partition, and checks it as expectTimeLag does, and with extra.
+func testTimeLagRead(t *testing.T, k *acctest.Kafka, group string, e timedEntry, extra ...statecheck.StateCheck) {
+	t.Helper()
+	var w readWindow
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig:         w.open,
+			Config:            timeLagConfig(t, group, ""),
+			ConfigStateChecks: append(expectTimeLag(t, k, groupAddr, group, "Empty", &w, []timedEntry{e}), extra...),
+		}},
+	})
+}
+
 // Case C22, one batch per codec: records stamped T0, T0+10 s, T0+20 s in one batch (the broker
 // keeps it whole: acctest.Batches), the group committed at 1. The record it reads next is the
 // second, so next_record_timestamp is T0+10 s exactly (not the batch's first timestamp), and
@@ -181,19 +196,10 @@ func TestAccConsumerGroupOffsets_timeLagC22(t *testing.T) {
 			}
 			k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1}})
 			next := oracleNext(t, k, topic, 0, 1, 0, 1, t0.Add(10*time.Second))
-			var w readWindow
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: protoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					PreConfig: w.open,
-					Config:    timeLagConfig(t, group, ""),
-					ConfigStateChecks: append(expectTimeLag(t, k, groupAddr, group, "Empty", &w,
-						[]timedEntry{{groupEntry{topic, 0, 1, 3}, next}}),
-						// the exact text a user reads: T0 is at 250 ms past a second
-						statecheck.ExpectKnownValue(groupAddr, tfjsonpath.New("partitions").AtSliceIndex(0).AtMapKey("next_record_timestamp"),
-							knownvalue.StringExact(t0.Add(10*time.Second).UTC().Format("2006-01-02T15:04:05")+".250Z"))),
-				}},
-			})
+			testTimeLagRead(t, k, group, timedEntry{groupEntry{topic, 0, 1, 3}, next},
+				// the exact text a user reads: T0 is at 250 ms past a second
+				statecheck.ExpectKnownValue(groupAddr, tfjsonpath.New("partitions").AtSliceIndex(0).AtMapKey("next_record_timestamp"),
+					knownvalue.StringExact(t0.Add(10*time.Second).UTC().Format("2006-01-02T15:04:05")+".250Z")))
 		})
 	}
 }
@@ -211,16 +217,7 @@ func TestAccConsumerGroupOffsets_timeLagLogAppendTime(t *testing.T) {
 	if !next.LogAppendTime || next.Timestamp.Before(produced.Add(time.Hour-time.Minute)) {
 		t.Fatalf("oracle: the next record is %+v; the test needs the broker's time of append", next)
 	}
-	var w readWindow
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: w.open,
-			Config:    timeLagConfig(t, group, ""),
-			ConfigStateChecks: expectTimeLag(t, k, groupAddr, group, "Empty", &w,
-				[]timedEntry{{groupEntry{topic, 0, 1, 3}, next}}),
-		}},
-	})
+	testTimeLagRead(t, k, group, timedEntry{groupEntry{topic, 0, 1, 3}, next})
 }
 
 // One group on three partitions: caught up (time lag 0, no next record), behind (the record at
@@ -328,17 +325,8 @@ func TestAccConsumerGroupOffsets_timeLagAfterDeleteRecords(t *testing.T) {
 	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1}})
 	k.DeleteRecordsBefore(topic, 0, 3)
 	next := oracleNext(t, k, topic, 0, 1, 0, 3, t0.Add(3*time.Second))
-	var w readWindow
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: w.open,
-			Config:    timeLagConfig(t, group, ""),
-			ConfigStateChecks: append(expectTimeLag(t, k, groupAddr, group, "Empty", &w,
-				[]timedEntry{{groupEntry{topic, 0, 1, 5}, next}}),
-				oracleAgrees{t: t, k: k, topic: topic, partition: 0, earliest: 3, latest: 5}),
-		}},
-	})
+	testTimeLagRead(t, k, group, timedEntry{groupEntry{topic, 0, 1, 5}, next},
+		oracleAgrees{t: t, k: k, topic: topic, partition: 0, earliest: 3, latest: 5})
 }
 
 // A principal that may DESCRIBE the group and the topic but not READ the topic: the Fetch of
@@ -352,22 +340,7 @@ func TestAccConsumerGroupOffsets_timeLagWithoutRead(t *testing.T) {
 	k.Produce(topic, 0, 5)
 	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 2}})
 	user, password := k.LimitedUser([]string{group}, []string{topic}) // DESCRIBE only
-	config := func(extra string) string {
-		return fmt.Sprintf(`
-provider "kafka" {
-  bootstrap_servers = [%q]
-  sasl {
-    mechanism = "scram-sha-512"
-    username  = %q
-    password  = %q
-  }
-}
-data "kafka_consumer_group_offsets" "test" {
-  group_id = %q
-  %s
-}
-`, auth.SASLPlaintext, user, password, group, extra)
-	}
+	config := limitedGroupConfig(auth, user, password, group)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
