@@ -22,9 +22,8 @@ import (
 // oracle's (franz-go's consumer at each commit); without fetch_timestamps every value is null.
 func TestAccConsumerGroups_timeLag(t *testing.T) {
 	k := acctest.Connect(t)
-	a := k.CreateTopic(acctest.TopicName(t, "-a"), 1, nil)
-	b := k.CreateTopic(acctest.TopicName(t, "-b"), 2, nil)
-	prefix := a[:len(a)-2]
+	prefix := acctest.TopicName(t, "")
+	a, b := k.CreateTopic(prefix+"-a", 1, nil), k.CreateTopic(prefix+"-b", 2, nil) // a sorts first
 	behind, caughtUp, other, pastEnd := prefix+"-behind", prefix+"-caught-up", prefix+"-other", prefix+"-past-end"
 	t0 := time.Now().Add(-20 * time.Minute).Truncate(time.Millisecond)
 	k.ProduceBatch(a, 0, "gzip", t0, t0.Add(10*time.Second), t0.Add(20*time.Second))
