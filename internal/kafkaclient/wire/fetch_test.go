@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"net"
 	"reflect"
 	"testing"
@@ -166,4 +167,104 @@ func TestFetchEveryVersionEveryCodec(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Transactions that a Kafka client wrote (franz-go's transactional producer, kfake's markers and
+// aborted-transaction lists), fetched with these types: read_committed skips the aborted one and
+// the markers, read_uncommitted reads it.
+func TestFetchTransactions(t *testing.T) {
+	c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
+	checkTransactions(t, c.ListenAddrs()[0], "t")
+}
+
+// checkTransactions writes four transactions to partition 0 of topic (empty) on the broker at
+// addr, and checks what a read at offsets among them answers.
+func checkTransactions(t *testing.T, addr, topic string) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.TransactionalID(topic), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx := context.Background()
+	at := func(ms int64) *kgo.Record {
+		return &kgo.Record{Topic: topic, Timestamp: time.UnixMilli(t0 + ms), Value: []byte("v")}
+	}
+	for _, txn := range []struct {
+		records []*kgo.Record
+		commit  kgo.TransactionEndTry
+	}{
+		{[]*kgo.Record{at(0), at(1000)}, kgo.TryAbort},    // offsets 0, 1; abort marker 2
+		{[]*kgo.Record{at(2000)}, kgo.TryCommit},          // offset 3; commit marker 4
+		{[]*kgo.Record{at(3000), at(4000)}, kgo.TryAbort}, // offsets 5, 6; abort marker 7
+		{[]*kgo.Record{at(5000)}, kgo.TryCommit},          // offset 8; commit marker 9
+	} {
+		if err := cl.BeginTransaction(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.ProduceSync(ctx, txn.records...).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.EndTransaction(ctx, txn.commit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, tc := range []struct {
+		name          string
+		from          int64
+		readCommitted bool
+		want          wire.Scan
+	}{
+		{name: "read_committed, at the aborted transaction", from: 0, readCommitted: true,
+			want: wire.Scan{Found: true, Record: wire.NextRecord{Offset: 3, Timestamp: t0 + 2000}}},
+		{name: "read_uncommitted, at the aborted transaction", from: 1,
+			want: wire.Scan{Found: true, Record: wire.NextRecord{Offset: 1, Timestamp: t0 + 1000}}},
+		{name: "read_committed, at a commit marker, then an aborted transaction", from: 4, readCommitted: true,
+			want: wire.Scan{Found: true, Record: wire.NextRecord{Offset: 8, Timestamp: t0 + 5000}}},
+		{name: "read_committed, at the last marker: nothing", from: 9, readCommitted: true, want: wire.Scan{Next: 10}},
+	} {
+		for _, v := range []int16{wire.MinFetchVersion, 11} {
+			t.Run(fmt.Sprintf("%s/v%d", tc.name, v), func(t *testing.T) {
+				got, fetches := scanFrom(t, conn, v, topic, tc.from, tc.readCommitted)
+				if got != tc.want {
+					t.Fatalf("got %+v after %d fetches; want %+v", got, fetches, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// scanFrom fetches partition 0 of topic from offset from, as a consumer would, until a record
+// is found or nothing more comes: a broker may answer with fewer batches than it has (Kafka
+// returns only the first batch while it knows the high watermark's offset but not its position).
+func scanFrom(t *testing.T, conn net.Conn, v int16, topic string, from int64, readCommitted bool) (wire.Scan, int) {
+	t.Helper()
+	isolation := map[bool]int8{false: 0, true: 1}[readCommitted]
+	for fetches := 1; fetches <= 10; fetches++ {
+		req := &wire.FetchRequest{ReplicaID: wire.FetchConsumerReplica, MaxWaitTime: 100, MinBytes: 1, MaxBytes: 1 << 20, IsolationLevel: isolation,
+			SessionID: wire.FetchNoSession, SessionEpoch: wire.FetchFinalEpoch, Topics: []wire.FetchRequestTopic{{Topic: topic,
+				Partitions: []wire.FetchRequestPartition{{CurrentLeaderEpoch: wire.FetchNoLeaderEpoch, FetchOffset: from, LogStartOffset: wire.FetchNoLogStart, PartitionMaxBytes: 1 << 20}}}}}
+		_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+		m, err := protocol.RoundTrip(conn, v, 1, "test", req)
+		res, ok := m.(*wire.FetchResponse)
+		if err != nil || !ok || len(res.Topics) != 1 || len(res.Topics[0].Partitions) != 1 {
+			t.Fatalf("fetch %d: got %#v, %v", fetches, m, err)
+		}
+		p := res.Topics[0].Partitions[0]
+		got, err := wire.NextRecordAt(p.Records, from, readCommitted, p.Aborted())
+		if err != nil || p.ErrorCode != 0 {
+			t.Fatalf("fetch %d from %d: %+v, %v (error code %d, log start %d, high watermark %d)", fetches, from, got, err, p.ErrorCode, p.LogStartOffset, p.HighWatermark)
+		}
+		if got.Found || got.Next == from {
+			return got, fetches
+		}
+		from = got.Next
+	}
+	t.Fatal("no answer after 10 fetches")
+	return wire.Scan{}, 0
 }
