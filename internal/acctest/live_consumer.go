@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,7 +31,9 @@ func (k *Kafka) LiveConsumer(group, topic string, upTo map[int32]int64, after, p
 	go func() { ended <- commitUpTo(c, cl, upTo, after, pause) }()
 	k.t.Cleanup(func() {
 		cancel()
-		<-ended
+		if err := <-ended; err != nil && !errors.Is(err, context.Canceled) {
+			k.t.Logf("live consumer of group %s: %v", group, err)
+		}
 		cl.Close()
 	})
 	return func() error {

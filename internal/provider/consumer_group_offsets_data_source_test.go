@@ -225,20 +225,10 @@ func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
 	}
 }
 
-// A principal that may DESCRIBE the group and one of its two topics: by default the broker's
-// OffsetFetch leaves the other topic out (documented), and listing it in topics is an error that
-// names Kafka's code and the ACL to grant.
-func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
-	k := acctest.Connect(t)
-	auth := acctest.Auth(t)
-	allowed := k.CreateTopic(acctest.TopicName(t, "-allowed"), 1, nil)
-	denied := k.CreateTopic(acctest.TopicName(t, "-denied"), 1, nil)
-	group := allowed + "-group"
-	k.Produce(allowed, 0, 5)
-	k.Produce(denied, 0, 7)
-	k.CommitOffsets(group, map[string]map[int32]int64{allowed: {0: 2}, denied: {0: 3}})
-	user, password := k.LimitedUser([]string{group}, []string{allowed})
-	config := func(extra string) string {
+// limitedGroupConfig reads group over SASL/SCRAM as a user of acctest's LimitedUser, with
+// extra arguments.
+func limitedGroupConfig(auth *acctest.AuthBroker, user, password, group string) func(extra string) string {
+	return func(extra string) string {
 		return fmt.Sprintf(`
 provider "kafka" {
   bootstrap_servers = [%q]
@@ -254,6 +244,22 @@ data "kafka_consumer_group_offsets" "test" {
 }
 `, auth.SASLPlaintext, user, password, group, extra)
 	}
+}
+
+// A principal that may DESCRIBE the group and one of its two topics: by default the broker's
+// OffsetFetch leaves the other topic out (documented), and listing it in topics is an error that
+// names Kafka's code and the ACL to grant.
+func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
+	k := acctest.Connect(t)
+	auth := acctest.Auth(t)
+	allowed := k.CreateTopic(acctest.TopicName(t, "-allowed"), 1, nil)
+	denied := k.CreateTopic(acctest.TopicName(t, "-denied"), 1, nil)
+	group := allowed + "-group"
+	k.Produce(allowed, 0, 5)
+	k.Produce(denied, 0, 7)
+	k.CommitOffsets(group, map[string]map[int32]int64{allowed: {0: 2}, denied: {0: 3}})
+	user, password := k.LimitedUser([]string{group}, []string{allowed})
+	config := limitedGroupConfig(auth, user, password, group)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
