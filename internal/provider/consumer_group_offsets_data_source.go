@@ -70,6 +70,12 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"warning. `null` when there is no commit."},
 }}
 
+// groupOffsetsEmptyTopics is what `topics = []` would have meant here (C21).
+var groupOffsetsEmptyTopics = emptyTopics{
+	meaning: "nothing would be read, and total_lag would be 0 with no partitions: \"caught up\"",
+	unset:   "every topic the group has committed offsets for",
+}
+
 func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_consumer_group_offsets"
 }
@@ -92,8 +98,10 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				Optional:    true,
 				MarkdownDescription: "Restrict the read to these topics: every partition of each, with " +
 					"`committed_offset` and `lag` `null` where the group has no commit. Default: every topic the " +
-					"group has committed offsets for (again every partition of each).",
-				Validators: topicSetValidators,
+					"group has committed offsets for (again every partition of each). An empty set is an error " +
+					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would read " +
+					"nothing and show `total_lag` 0.",
+				Validators: topicSetValidators(groupOffsetsEmptyTopics),
 			},
 			"isolation_level": isolationLevelAttribute(),
 			"state": schema.StringAttribute{
@@ -130,7 +138,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		return
 	}
 	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel)}
-	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
+	q.Topics = topicSet(ctx, m.Topics, groupOffsetsEmptyTopics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

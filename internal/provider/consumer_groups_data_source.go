@@ -69,6 +69,12 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		"elsewhere). In offsets, not records: transaction markers count."},
 }}
 
+// consumerGroupsEmptyTopics is what `topics = []` would have meant here.
+var consumerGroupsEmptyTopics = emptyTopics{
+	meaning: "no group would be read, and groups would be empty: \"no group reads these topics, none lags\"",
+	unset:   "every group of the cluster",
+}
+
 func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_consumer_groups"
 }
@@ -85,8 +91,10 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 				Optional:    true,
 				MarkdownDescription: "Keep only the groups with a committed offset on at least one of these " +
 					"topics, and only these topics in each group's `topics` and `total_lag`. Each topic must " +
-					"exist. Default: every group, over every topic it has commits on.",
-				Validators: topicSetValidators,
+					"exist. Default: every group, over every topic it has commits on. An empty set is an error " +
+					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would " +
+					"select no group.",
+				Validators: topicSetValidators(consumerGroupsEmptyTopics),
 			},
 			"group_id_regex": schema.StringAttribute{
 				Optional: true,
@@ -116,7 +124,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel)}
 	q.GroupID = wholeMatch(m.GroupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
-	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
+	q.Topics = topicSet(ctx, m.Topics, consumerGroupsEmptyTopics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
