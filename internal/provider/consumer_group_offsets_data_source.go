@@ -34,6 +34,7 @@ type consumerGroupOffsetsModel struct {
 	Topics         types.Set       `tfsdk:"topics"`
 	IsolationLevel types.String    `tfsdk:"isolation_level"`
 	State          types.String    `tfsdk:"state"`
+	GroupType      types.String    `tfsdk:"group_type"`
 	TotalLag       types.Int64     `tfsdk:"total_lag"`
 	Partitions     types.List      `tfsdk:"partitions"`
 	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
@@ -55,7 +56,11 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 	"topic":     schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
 	"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
 	"committed_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's " +
-		"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit."},
+		"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit. " +
+		"For a share group (`group_type = \"share\"`), which commits nothing, the share-partition start " +
+		"offset (DescribeShareGroupOffsets, KIP-932; `START-OFFSET` of `kafka-share-groups.sh --describe`): " +
+		"every record before it is acknowledged or archived; `null` where the group has no state for " +
+		"the partition."},
 	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
 		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
 	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
@@ -67,7 +72,13 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
 		"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
 		"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
-		"warning. `null` when there is no commit."},
+		"warning. `null` when there is no commit. For a share group, the share-partition lag as its " +
+		"coordinator counts it (DescribeShareGroupOffsets v1, KIP-1226, Kafka 4.2+; `LAG` of " +
+		"`kafka-share-groups.sh --describe`): the records from the start offset to the high watermark " +
+		"not yet acknowledged, so it may be less than `latest_offset - committed_offset` (records " +
+		"acknowledged out of order past the start offset do not count). On Kafka 4.0 and 4.1, which do " +
+		"not answer it, `latest_offset - committed_offset`: an upper bound, never less than what is left " +
+		"to deliver."},
 }}
 
 // groupOffsetsEmptyTopics is what `topics = []` would have meant here (C21).
@@ -85,7 +96,9 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 		MarkdownDescription: "A consumer group's committed offsets and lag per partition, read with Kafka's " +
 			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
 			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
-			"FindCoordinator and ListGroups.",
+			"FindCoordinator and ListGroups. A share group (KIP-932, Kafka 4), which commits nothing, answers " +
+			"its share-partition start offsets and lags (DescribeShareGroupOffsets) in `committed_offset` and " +
+			"`lag`, so that `total_lag` and the `wait` block gate on it as on a consumer group.",
 		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{
@@ -109,7 +122,15 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				MarkdownDescription: "The group's state as its coordinator reports it: for classic groups " +
 					"(DescribeGroups) `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty` (no members, " +
 					"offsets kept) or `Dead`; for consumer-protocol groups (ListGroups) `Stable`, `Assigning`, " +
-					"`Reconciling`, `Empty` or `Dead`.",
+					"`Reconciling`, `Empty` or `Dead`; for share groups (ListGroups) `Stable`, `Empty` or `Dead`.",
+			},
+			"group_type": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The group's kind: `classic` (the classic protocol, which DescribeGroups " +
+					"describes), `consumer` (KIP-848), `share` (KIP-932: a queue-like group whose members " +
+					"acknowledge records one by one; its progress is read with DescribeShareGroupOffsets, see " +
+					"`committed_offset` and `lag`) or `streams` (KIP-1071), as ListGroups v5 (KIP-1043, Kafka " +
+					"3.8+) names it. `null` where the broker does not say (ListGroups before v5).",
 			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
@@ -159,6 +180,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	}
 	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
 	m.State = types.StringValue(res.State)
+	m.GroupType = stringOrNull(res.Type)
 	m.TotalLag = types.Int64Value(total)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

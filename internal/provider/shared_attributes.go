@@ -133,6 +133,14 @@ func addOffsetsOverflow(diags *diag.Diagnostics, attr string) {
 		"answered offsets near 2^63, which no real partition reaches.", attr))
 }
 
+// stringOrNull is null for "" (a value the broker did not give).
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
 // optionalInt64 is null for nil.
 func optionalInt64(v *int64) types.Int64 {
 	if v == nil {
