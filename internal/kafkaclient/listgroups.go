@@ -42,6 +42,7 @@ type listedGroupInfo struct {
 	coordinator  leader
 	state        string
 	protocolType string
+	groupType    string // ListGroups v5's; "" below
 }
 
 // listAllGroups sends ListGroups to every broker at once and returns the groups whose id
@@ -63,10 +64,10 @@ func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *reg
 				return
 			}
 			for _, g := range groups {
-				if g.GroupType == ShareGroup || match != nil && !match.MatchString(g.GroupID) {
+				if match != nil && !match.MatchString(g.GroupID) {
 					continue
 				}
-				out[g.GroupID] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType}
+				out[g.GroupID] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType, groupType: g.GroupType}
 			}
 		})
 	}

@@ -72,7 +72,9 @@ const maxGroupsPerOffsetFetch = 1000
 func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, error) {
 	byCoordinator := map[leader][]string{}
 	for id, g := range listed {
-		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
+		if g.groupType != ShareGroup { // commits nothing: fetchAllShareOffsets reads it
+			byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
+		}
 	}
 	var (
 		mu   sync.Mutex

@@ -10,7 +10,10 @@ package kafkaclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
@@ -23,49 +26,137 @@ const (
 	StreamsGroup  = "streams"  // KIP-1071
 )
 
-// fetchShareOffsets reads a share group's start offset and lag of every partition it has state
-// for (DescribeShareGroupOffsets with a null topic list). Partitions without state (start offset
-// -1) are left out, as OffsetFetch leaves out partitions without a commit; a lag the broker does
-// not give (below v1, or -1) is left out of lags.
+// shareOffsets is a share group's start offset and lag of every partition it has state for
+// (start offset -1: none, left out, as OffsetFetch leaves out partitions without a commit); a lag
+// the broker does not give (below v1, or -1) is left out of lags.
+type shareOffsets struct {
+	starts, lags map[string]map[int]int64
+}
+
+// fetchShareOffsets reads one share group's offsets from its coordinator.
 func (c *Client) fetchShareOffsets(ctx context.Context, coordinator leader, group string) (starts, lags map[string]map[int]int64, err error) {
-	op := fmt.Sprintf("DescribeShareGroupOffsets for group %q", group)
-	req := &wire.DescribeShareGroupOffsetsRequest{Groups: []wire.DescribeShareGroupOffsetsRequestGroup{{GroupID: group}}}
+	got, err := c.describeShareOffsets(ctx, coordinator, []string{group})
+	if err != nil {
+		return nil, nil, err
+	}
+	g, ok := got[group]
+	if !ok {
+		return nil, nil, &GroupNotFoundError{GroupID: group, State: "Dead", Op: "DescribeShareGroupOffsets"}
+	}
+	return g.starts, g.lags, nil
+}
+
+// describeShareOffsets asks coordinator for the offsets of groups in one DescribeShareGroupOffsets
+// request (a null topic list: every topic-partition each group has state for). A group the
+// broker answers GROUP_ID_NOT_FOUND for (gone since it was listed) is left out.
+func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, groups []string) (map[string]shareOffsets, error) {
+	op := fmt.Sprintf("DescribeShareGroupOffsets for %d group%s", len(groups), plural(len(groups)))
+	if len(groups) == 1 {
+		op = fmt.Sprintf("DescribeShareGroupOffsets for group %q", groups[0])
+	}
+	req := &wire.DescribeShareGroupOffsetsRequest{}
+	for _, g := range groups {
+		req.Groups = append(req.Groups, wire.DescribeShareGroupOffsetsRequestGroup{GroupID: g})
+	}
 	conn, err := c.brokers.Get(ctx, coordinator.address)
 	if err != nil {
-		return nil, nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
+		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
 	}
 	v, _ := conn.Version(wire.DescribeShareGroupOffsets) // below v1 the answer has no lag: Lag reads 0
 	m, err := conn.RoundTrip(ctx, req)
 	if err != nil {
-		return nil, nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
+		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
 	}
 	res, ok := m.(*wire.DescribeShareGroupOffsetsResponse)
-	if !ok || len(res.Groups) != 1 || res.Groups[0].GroupID != group {
-		return nil, nil, fmt.Errorf("%s: unexpected answer %T", op, m)
+	if !ok || len(res.Groups) != len(groups) {
+		return nil, fmt.Errorf("%s: unexpected answer %T", op, m)
 	}
-	g := res.Groups[0]
-	if err := groupError("DescribeShareGroupOffsets", group, codeError(g.ErrorCode)); err != nil {
-		return nil, nil, err
-	}
-	starts, lags = map[string]map[int]int64{}, map[string]map[int]int64{}
-	for _, t := range g.Topics {
-		for _, p := range t.Partitions {
-			if err := groupError("DescribeShareGroupOffsets", group, codeError(p.ErrorCode)); err != nil {
-				if be, ok := err.(*BrokerError); ok { //nolint:errorlint // groupError returns it unwrapped
-					be.Topic, be.Partition = t.TopicName, int(p.PartitionIndex)
+	out := make(map[string]shareOffsets, len(groups))
+	for _, g := range res.Groups {
+		switch err := groupError("DescribeShareGroupOffsets", g.GroupID, codeError(g.ErrorCode)); {
+		case errors.As(err, new(*GroupNotFoundError)):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		so := shareOffsets{starts: map[string]map[int]int64{}, lags: map[string]map[int]int64{}}
+		for _, t := range g.Topics {
+			for _, p := range t.Partitions {
+				if err := groupError("DescribeShareGroupOffsets", g.GroupID, codeError(p.ErrorCode)); err != nil {
+					var be *BrokerError
+					if errors.As(err, &be) {
+						be.Topic, be.Partition = t.TopicName, int(p.PartitionIndex)
+					}
+					return nil, err
 				}
-				return nil, nil, err
-			}
-			if p.StartOffset < 0 {
-				continue
-			}
-			setOffset(starts, t.TopicName, int(p.PartitionIndex), p.StartOffset)
-			if p.Lag >= 0 && v >= wire.ShareGroupLagVersion {
-				setOffset(lags, t.TopicName, int(p.PartitionIndex), p.Lag)
+				if p.StartOffset < 0 {
+					continue
+				}
+				setOffset(so.starts, t.TopicName, int(p.PartitionIndex), p.StartOffset)
+				if p.Lag >= 0 && v >= wire.ShareGroupLagVersion {
+					setOffset(so.lags, t.TopicName, int(p.PartitionIndex), p.Lag)
+				}
 			}
 		}
+		out[g.GroupID] = so
 	}
-	return starts, lags, nil
+	return out, nil
+}
+
+// fetchAllShareOffsets reads the offsets of every listed share group from the broker that listed
+// it, one request per coordinator (per maxGroupsPerOffsetFetch groups), coordinators at once, as
+// commits (OffsetFetch's shape, the start offset as the committed offset) and lags by group.
+func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, map[string]map[topicPartition]int64, error) {
+	byCoordinator := map[leader][]string{}
+	for id, g := range listed {
+		if g.groupType == ShareGroup {
+			byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
+		}
+	}
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		errs    []error
+		commits = map[string][]wire.OffsetFetchResponseTopic{}
+		lags    = map[string]map[topicPartition]int64{}
+	)
+	for coordinator, groups := range byCoordinator {
+		slices.Sort(groups)
+		wg.Go(func() {
+			for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
+				got, err := c.describeShareOffsets(ctx, coordinator, chunk)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+					mu.Unlock()
+					return
+				}
+				for id, so := range got {
+					commits[id], lags[id] = so.asCommits()
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return commits, lags, firstError(errs)
+}
+
+// asCommits is the start offsets in OffsetFetch's shape, and the lags by partition.
+func (so shareOffsets) asCommits() ([]wire.OffsetFetchResponseTopic, map[topicPartition]int64) {
+	topics := []wire.OffsetFetchResponseTopic{}
+	lags := map[topicPartition]int64{}
+	for topic, ps := range so.starts {
+		t := wire.OffsetFetchResponseTopic{Name: topic}
+		for p, start := range ps {
+			t.Partitions = append(t.Partitions, wire.OffsetFetchResponsePartition{Partition: int32(p), CommittedOffset: start})
+			if lag, ok := so.lags[topic][p]; ok {
+				lags[topicPartition{topic, p}] = lag
+			}
+		}
+		topics = append(topics, t)
+	}
+	return topics, lags
 }
 
 func setOffset(m map[string]map[int]int64, topic string, partition int, offset int64) {

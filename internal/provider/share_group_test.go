@@ -16,7 +16,8 @@ import (
 // acknowledged 8 of the 20 records of a one-partition topic; kafka-share-groups.sh --describe
 // prints START-OFFSET 8, LAG 12. kafka_consumer_group_offsets answers the same, idle (no member:
 // not "group not found") and with a live member that reads another topic, and a gate on
-// total_lag == 0 fails. Never total_lag = 0.
+// total_lag == 0 fails. Never total_lag = 0. kafka_consumer_groups lists it among the topic's
+// readers with the same lag.
 func TestAccConsumerGroupOffsets_shareGroup(t *testing.T) {
 	k := acctest.Connect(t)
 	k.RequireShareGroups() // Kafka 3.9 has no share groups: the CI's 3.9 leg skips here
@@ -72,6 +73,13 @@ output "gate" {
 			{
 				Config:      groupConfig(t, group, fmt.Sprintf("topics = [%q]", topic)) + gate,
 				ExpectError: errorLike("share group not caught up"),
+			},
+			{
+				// The readers of the topic: the share group, with its lag (kadm confirms its kind and state).
+				Config: consumerGroupsConfig(t, fmt.Sprintf("topics = [%q]", topic)),
+				ConfigStateChecks: expectGroups(k, []string{topic}, []groupsEntry{
+					{group, "Stable", "share", []string{topic}, want.Lag, "share"},
+				}),
 			},
 		},
 	})
