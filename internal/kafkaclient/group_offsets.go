@@ -30,7 +30,8 @@ type GroupOffsetsRequest struct {
 type GroupOffsets struct {
 	// State is the group's state as its coordinator reports it (Stable, Empty, Dead, ...).
 	State string
-	// Type is the group's kind: classic, consumer, share or streams (groupType).
+	// Type is the group's kind (ClassicGroup, ConsumerGroup, ShareGroup, StreamsGroup): classic
+	// where DescribeGroups describes it, else as ListGroups v5 lists it; "" where neither says.
 	Type string
 	// Partitions are sorted by topic, then partition.
 	Partitions []GroupPartitionOffsets
@@ -129,11 +130,12 @@ type groupRead struct {
 	c         *Client
 	group     string
 	state     string
-	kind      string // groupType
-	live      bool   // the coordinator says the group has members
+	live      bool // the coordinator says the group has members
 	committed map[string]map[int]int64
-	lags      map[string]map[int]int64 // a share group's lags, as its coordinator counts them
 	doubtedAt time.Time // when the group first seemed not to exist
+
+	kind string                   // classic, consumer, share, streams (share_groups.go)
+	lags map[string]map[int]int64 // a share group's lags, as its coordinator counts them
 }
 
 // attempt is one try of withRetries: find the coordinator, the group's state and its commits.
@@ -312,8 +314,8 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	return leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}, nil
 }
 
-// describeGroup returns the group's state as its coordinator reports it, its kind (groupType),
-// and whether the group exists with members. DescribeGroups (through kafka-go's protocol package: its
+// describeGroup returns the group's state as its coordinator reports it, its kind (ClassicGroup,
+// ...), and whether the group exists with members. DescribeGroups (through kafka-go's protocol package: its
 // Client.DescribeGroups also decodes member metadata, which fails on groups that are not
 // consumer groups) answers for classic groups; a group it does not know (Dead, or
 // GROUP_ID_NOT_FOUND), a KIP-848 consumer group among them, is looked up with ListGroups on its

@@ -75,7 +75,8 @@ func (bc *Conn) handshake(ctx context.Context, mechanism sasl.Mechanism) error {
 	for _, k := range res.ApiKeys {
 		key := protocol.ApiKey(k.ApiKey)
 		bc.versions[key] = key.SelectVersion(k.MinVersion, k.MaxVersion) // kafka-go's and our types' range
-		if lo, hi, own := wire.OwnVersions(key); own { // an API past kafka-go's tables (wire/own.go)
+		// An API past kafka-go's tables (wire/own.go): the highest version both sides speak.
+		if lo, hi, own := wire.OwnVersions(key); own {
 			if k.MaxVersion < lo || k.MinVersion > hi {
 				delete(bc.versions, key) // no version in common: unsupported
 			} else {
