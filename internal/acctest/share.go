@@ -23,14 +23,7 @@ import (
 // (API key 90, Kafka 4.0+) in its ApiVersions answer.
 func (k *Kafka) RequireShareGroups() {
 	k.t.Helper()
-	versions, err := k.Admin.ApiVersions(ctx(k.t))
-	if err != nil {
-		k.t.Fatalf("oracle ApiVersions: %v", err)
-	}
-	for _, v := range versions.Sorted() {
-		if v.Err != nil {
-			k.t.Fatalf("oracle ApiVersions of broker %d: %v", v.NodeID, v.Err)
-		}
+	for _, v := range k.apiVersions() {
 		if _, ok := v.KeyMaxVersion(kmsg.DescribeShareGroupOffsets.Int16()); !ok {
 			k.t.Skipf("KIP-932: broker %d (%s) does not serve share groups: DescribeShareGroupOffsets (API key 90) is "+
 				"absent from its ApiVersions answer (share groups need Kafka 4.0+, on by default from 4.4)", v.NodeID, v.VersionGuess())

@@ -45,6 +45,18 @@ type listedGroupInfo struct {
 	groupType    string // ListGroups v5's; "" below
 }
 
+// byCoordinator is the ids of the listed share groups (share) or of the others (!share), by
+// the broker that listed them: their coordinator.
+func byCoordinator(listed map[string]listedGroupInfo, share bool) map[leader][]string {
+	out := map[leader][]string{}
+	for id, g := range listed {
+		if (g.groupType == ShareGroup) == share {
+			out[g.coordinator] = append(out[g.coordinator], id)
+		}
+	}
+	return out
+}
+
 // listAllGroups sends ListGroups to every broker at once and returns the groups whose id
 // matches, by id, with the broker that listed them: their coordinator.
 func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *regexp.Regexp) (map[string]listedGroupInfo, error) {

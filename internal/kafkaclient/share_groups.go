@@ -107,12 +107,6 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 // it, one request per coordinator (per maxGroupsPerOffsetFetch groups), coordinators at once, as
 // commits (OffsetFetch's shape, the start offset as the committed offset) and lags by group.
 func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, map[string]map[topicPartition]int64, error) {
-	byCoordinator := map[leader][]string{}
-	for id, g := range listed {
-		if g.groupType == ShareGroup {
-			byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
-		}
-	}
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
@@ -120,7 +114,7 @@ func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]lis
 		commits = map[string][]wire.OffsetFetchResponseTopic{}
 		lags    = map[string]map[topicPartition]int64{}
 	)
-	for coordinator, groups := range byCoordinator {
+	for coordinator, groups := range byCoordinator(listed, true) {
 		slices.Sort(groups)
 		wg.Go(func() {
 			for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
