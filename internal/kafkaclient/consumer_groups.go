@@ -3,6 +3,7 @@ package kafkaclient
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -33,12 +34,15 @@ type GroupSummary struct {
 	// older brokers, which do not say.
 	State string
 	// ProtocolType is "consumer" for consumer groups (classic and KIP-848), "connect" for Kafka
-	// Connect workers, "" for groups that only ever had offsets committed by an admin client.
+	// Connect workers, "streams" for streams groups (KIP-1071), "share" for share groups,
+	// "" for groups that only ever had offsets committed by an admin client.
 	ProtocolType string
+	// Type is the group's kind (ListGroups v5): classic, consumer, share, streams; "" below v5.
+	Type string
 	// Topics are the topics the group has commits on (within the request's Topics), sorted.
 	Topics []string
 	// TotalLag sums the positive lags (latest − committed, group_offsets.go's rule) of the committed
-	// partitions of Topics.
+	// partitions of Topics; for a share group, of the share-partition lags (share_groups.go).
 	TotalLag int64
 	// MaxTimeLagMs is the largest time lag of those partitions (MaxTimeLag), with FetchTimestamps.
 	MaxTimeLagMs *int64
@@ -48,7 +52,9 @@ type GroupSummary struct {
 // timeout. It sends one Metadata request (every topic), ListGroups to every broker (a broker
 // lists only the groups it coordinates), OffsetFetch to each coordinator for all its selected
 // groups at once (one request per group where the coordinator serves OffsetFetch below v8), and
-// ListOffsets per partition leader for every committed partition of every group. It never sends
+// ListOffsets per partition leader for every committed partition of every group; for share groups,
+// which commit nothing, DescribeShareGroupOffsets to each coordinator instead of OffsetFetch
+// (share_groups.go). It never sends
 // FindCoordinator (which would create __consumer_offsets on a cluster without groups), and
 // never joins, syncs or commits.
 func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
@@ -73,7 +79,12 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 		if err != nil {
 			return err
 		}
-		out, err = c.summarize(ctx, md, req, listed, committed, fresh)
+		shared, lags, err := c.fetchAllShareOffsets(ctx, listed) // share_groups.go
+		if err != nil {
+			return err
+		}
+		maps.Copy(committed, shared)
+		out, err = c.summarize(ctx, md, req, listed, committed, lags, fresh)
 		return err
 	})
 	return out, err
@@ -108,7 +119,8 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 // summarize keeps the selected groups and topics, reads the latest offset of every committed
 // partition (ListOffsets per leader across all topics), and adds up each group's lag.
 func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
-	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic, fresh bool,
+	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic,
+	shareLags map[string]map[topicPartition]int64, fresh bool,
 ) ([]GroupSummary, error) {
 	commits, leaders, err := selectCommits(md, req.Topics, committed, fresh)
 	if err != nil {
@@ -135,7 +147,7 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 		if req.Topics != nil && len(commits[id]) == 0 {
 			continue
 		}
-		s, ps, err := groupSummary(id, info, commits[id], latestOf)
+		s, ps, err := groupSummary(id, info, commits[id], latestOf, shareLags[id])
 		if err != nil {
 			return nil, err
 		}
@@ -207,14 +219,18 @@ func topicSet(topics []string) map[string]bool {
 }
 
 // groupSummary is one group's summary from its commits and the latest offsets, and the
-// partitions it sums up.
-func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]int64, latestOf map[topicPartition]int64) (GroupSummary, []GroupPartitionOffsets, error) {
-	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Topics: []string{}}
+// partitions it sums up; a share group's lags are the broker's where it gives them (shareLags).
+func groupSummary(id string, info listedGroupInfo, commits, latestOf, shareLags map[topicPartition]int64) (GroupSummary, []GroupPartitionOffsets, error) {
+	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Type: info.groupType, Topics: []string{}}
 	var partitions []GroupPartitionOffsets
 	for tp, offset := range commits {
 		// The lag rule of group_offsets.go; the summary needs no earliest offset (only lags are summed).
 		latest := PartitionOffsets{Partition: tp.partition, Latest: latestOf[tp]}
-		partitions = append(partitions, groupPartition(tp.topic, latest, latest.Latest, map[int]int64{tp.partition: offset}))
+		gp := groupPartition(tp.topic, latest, latest.Latest, map[int]int64{tp.partition: offset})
+		if lag, ok := shareLags[tp]; ok {
+			gp.Lag = &lag
+		}
+		partitions = append(partitions, gp)
 		s.Topics = append(s.Topics, tp.topic)
 	}
 	var ok bool

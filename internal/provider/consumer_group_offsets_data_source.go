@@ -35,6 +35,7 @@ type consumerGroupOffsetsModel struct {
 	IsolationLevel  types.String    `tfsdk:"isolation_level"`
 	FetchTimestamps types.Bool      `tfsdk:"fetch_timestamps"`
 	State           types.String    `tfsdk:"state"`
+	GroupType       types.String    `tfsdk:"group_type"`
 	TotalLag        types.Int64     `tfsdk:"total_lag"`
 	MaxTimeLagMs    types.Int64     `tfsdk:"max_time_lag_ms"`
 	Partitions      types.List      `tfsdk:"partitions"`
@@ -60,7 +61,11 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 	"topic":     schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
 	"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
 	"committed_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's " +
-		"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit."},
+		"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit. " +
+		"For a share group (`group_type = \"share\"`), which commits nothing, the share-partition start " +
+		"offset (DescribeShareGroupOffsets, KIP-932; `START-OFFSET` of `kafka-share-groups.sh --describe`): " +
+		"every record before it is acknowledged or archived; `null` where the group has no state for " +
+		"the partition."},
 	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
 		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
 	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
@@ -72,10 +77,22 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
 		"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
 		"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
-		"warning. `null` when there is no commit."},
+		"warning. `null` when there is no commit. For a share group, the share-partition lag as its " +
+		"coordinator counts it (DescribeShareGroupOffsets v1, KIP-1226, Kafka 4.2+; `LAG` of " +
+		"`kafka-share-groups.sh --describe`): the records from the start offset to the high watermark " +
+		"not yet acknowledged, so it may be less than `latest_offset - committed_offset` (records " +
+		"acknowledged out of order past the start offset do not count). On Kafka 4.0 and 4.1, which do " +
+		"not answer it, `latest_offset - committed_offset`: an upper bound, never less than what is left " +
+		"to deliver."},
 	"next_record_timestamp": nextRecordTimestampAttribute,
 	"time_lag_ms":           timeLagMsAttribute,
 }}
+
+// groupOffsetsEmptyTopics is what `topics = []` would have meant here (C21).
+var groupOffsetsEmptyTopics = emptyTopics{
+	meaning: "nothing would be read, and total_lag would be 0 with no partitions: \"caught up\"",
+	unset:   "every topic the group has committed offsets for",
+}
 
 func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_consumer_group_offsets"
@@ -86,7 +103,9 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 		MarkdownDescription: "A consumer group's committed offsets and lag per partition, read with Kafka's " +
 			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
 			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
-			"FindCoordinator and ListGroups.",
+			"FindCoordinator and ListGroups. A share group (KIP-932, Kafka 4), which commits nothing, answers " +
+			"its share-partition start offsets and lags (DescribeShareGroupOffsets) in `committed_offset` and " +
+			"`lag`, so that `total_lag` and the `wait` block gate on it as on a consumer group.",
 		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{
@@ -100,8 +119,10 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				Optional:    true,
 				MarkdownDescription: "Restrict the read to these topics: every partition of each, with " +
 					"`committed_offset` and `lag` `null` where the group has no commit. Default: every topic the " +
-					"group has committed offsets for (again every partition of each).",
-				Validators: topicSetValidators,
+					"group has committed offsets for (again every partition of each). An empty set is an error " +
+					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would read " +
+					"nothing and show `total_lag` 0.",
+				Validators: topicSetValidators(groupOffsetsEmptyTopics),
 			},
 			"isolation_level":  isolationLevelAttribute(),
 			"fetch_timestamps": fetchTimestampsAttribute(),
@@ -110,7 +131,15 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				MarkdownDescription: "The group's state as its coordinator reports it: for classic groups " +
 					"(DescribeGroups) `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty` (no members, " +
 					"offsets kept) or `Dead`; for consumer-protocol groups (ListGroups) `Stable`, `Assigning`, " +
-					"`Reconciling`, `Empty` or `Dead`.",
+					"`Reconciling`, `Empty` or `Dead`; for share groups (ListGroups) `Stable`, `Empty` or `Dead`.",
+			},
+			"group_type": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The group's kind: `classic` (the classic protocol, which DescribeGroups " +
+					"describes), `consumer` (KIP-848), `share` (KIP-932: a queue-like group whose members " +
+					"acknowledge records one by one; its progress is read with DescribeShareGroupOffsets, see " +
+					"`committed_offset` and `lag`) or `streams` (KIP-1071), as ListGroups v5 (KIP-1043, Kafka " +
+					"3.8+) names it. `null` where the broker does not say (ListGroups before v5).",
 			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
@@ -144,7 +173,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	}
 	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel),
 		FetchTimestamps: m.FetchTimestamps.ValueBool() || m.Wait.waitsForTime()}
-	q.Topics = topicSet(ctx, m.Topics.SetValue, &resp.Diagnostics)
+	q.Topics = topicSet(ctx, m.Topics.SetValue, groupOffsetsEmptyTopics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -166,6 +195,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	}
 	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
 	m.State = types.StringValue(res.State)
+	m.GroupType = stringOrNull(res.Type)
 	m.TotalLag = types.Int64Value(total)
 	m.MaxTimeLagMs = types.Int64Null()
 	if q.FetchTimestamps {

@@ -44,10 +44,10 @@ func TestAccConsumerGroups_timeLag(t *testing.T) {
 		groupsEntry
 		maxTimeLag knownvalue.Check
 	}{
-		{groupsEntry{behind, "Empty", "", []string{a, b}, 3}, nil},
-		{groupsEntry{caughtUp, "Empty", "", []string{a, b}, 0}, knownvalue.Int64Exact(0)},
-		{groupsEntry{other, "Empty", "", []string{a}, 1}, nil},
-		{groupsEntry{pastEnd, "Empty", "", []string{a, b}, 1}, knownvalue.Null()},
+		{groupsEntry{behind, "Empty", "", []string{a, b}, 3, "classic"}, nil},
+		{groupsEntry{caughtUp, "Empty", "", []string{a, b}, 0, "classic"}, knownvalue.Int64Exact(0)},
+		{groupsEntry{other, "Empty", "", []string{a}, 1, "classic"}, nil},
+		{groupsEntry{pastEnd, "Empty", "", []string{a, b}, 1, "classic"}, knownvalue.Null()},
 	}
 	var w readWindow
 	entries[0].maxTimeLag, entries[2].maxTimeLag = lagSince{&w, behindNext}, lagSince{&w, otherNext}

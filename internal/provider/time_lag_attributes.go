@@ -36,7 +36,9 @@ var nextRecordTimestampAttribute = schema.StringAttribute{
 		"reads next under `isolation_level` (Fetch at the committed offset), as RFC 3339 in UTC with " +
 		"milliseconds (`\"2026-11-01T12:05:00.250Z\"`): the producer's CreateTime, or the broker's time of " +
 		"append on a topic with `message.timestamp.type=LogAppendTime`. A commit before the log start reads " +
-		"from the log start, the oldest record that still exists. `null` when the partition is caught up " +
+		"from the log start, the oldest record that still exists. For a share group, the record at the " +
+		"share-partition start offset: the oldest one not yet acknowledged (or still being delivered). " +
+		"`null` when the partition is caught up " +
 		"(nothing to read below the latest offset), has no commit, or the commit is past the log end; and " +
 		"when that record has no timestamp (written by a client older than Kafka 0.10).",
 }
