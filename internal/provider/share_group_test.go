@@ -44,7 +44,8 @@ func TestAccConsumerGroupOffsets_shareGroup(t *testing.T) {
 				knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"topic": knownvalue.StringExact(topic), "partition": knownvalue.Int64Exact(0),
 					"committed_offset": knownvalue.Int64Exact(want.StartOffset), "latest_offset": knownvalue.Int64Exact(20),
-					"lag": knownvalue.Int64Exact(want.Lag),
+					"lag":                   knownvalue.Int64Exact(want.Lag),
+					"next_record_timestamp": knownvalue.Null(), "time_lag_ms": knownvalue.Null(), // no fetch_timestamps
 				}),
 			})),
 		}
