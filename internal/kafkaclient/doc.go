@@ -11,7 +11,7 @@
 //
 // Bottom-up; each layer uses only those below it.
 //
-//  1. Wire, package wire: our message types where kafka-go stops (ListOffsets v7, ListGroups v5,
+//  1. Wire, package wire: our message types where kafka-go stops (ListOffsets v11, ListGroups v5,
 //     OffsetFetch v9), the checks of a peer's bytes before kafka-go decodes them, Kafka's names
 //     for error codes.
 //  2. Brokers, package broker: one long-lived, pipelined connection per broker (dial, TLS,
