@@ -51,6 +51,14 @@ func toolSays(t *testing.T, topic string, at int64, want *int64, tooOldOK bool) 
 	return knownvalue.Int64Exact(*want)
 }
 
+// partition0 is kafka_topic_offsets' entry for partition 0.
+func partition0(earliest, latest, atTime, local, tiered, pending knownvalue.Check) knownvalue.Check {
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"partition": knownvalue.Int64Exact(0), "earliest_offset": earliest, "latest_offset": latest, "timestamp_offset": atTime,
+		"earliest_local_offset": local, "latest_tiered_offset": tiered, "earliest_pending_upload_offset": pending,
+	})
+}
+
 func show(p *int64) string {
 	if p == nil {
 		return "nothing"
@@ -100,12 +108,8 @@ data "kafka_topic_offsets" "tiered" {
 				statecheck.ExpectKnownValue(plain, tfjsonpath.New("earliest_local_offset"), knownvalue.Null()),
 				statecheck.ExpectKnownValue(plain, tfjsonpath.New("latest_tiered_offset"), knownvalue.Null()),
 				statecheck.ExpectKnownValue(plain, tfjsonpath.New("earliest_pending_upload_offset"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.kafka_topic_offsets.tiered", tfjsonpath.New("partitions"),
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"partition": knownvalue.Int64Exact(0), "earliest_offset": knownvalue.Int64Exact(2),
-						"latest_offset": knownvalue.Int64Exact(5), "timestamp_offset": knownvalue.Null(),
-						"earliest_local_offset": local, "latest_tiered_offset": tiered, "earliest_pending_upload_offset": pending,
-					})})),
+				statecheck.ExpectKnownValue("data.kafka_topic_offsets.tiered", tfjsonpath.New("partitions"), knownvalue.ListExact(
+					[]knownvalue.Check{partition0(knownvalue.Int64Exact(2), knownvalue.Int64Exact(5), knownvalue.Null(), local, tiered, pending)})),
 			},
 		}},
 	})
@@ -250,12 +254,8 @@ data "kafka_topic_offsets" "test" {
 				statecheck.ExpectKnownValue(part, tfjsonpath.New("timestamp_offset"), atTime),
 				statecheck.ExpectKnownValue(part, tfjsonpath.New("max_timestamp_offset"), knownvalue.Null()),
 				statecheck.ExpectKnownValue(part, tfjsonpath.New("max_timestamp"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(whole, tfjsonpath.New("partitions"),
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"partition": knownvalue.Int64Exact(0), "earliest_offset": earliest,
-						"latest_offset": knownvalue.Int64Exact(100), "timestamp_offset": atTime,
-						"earliest_local_offset": local, "latest_tiered_offset": tiered, "earliest_pending_upload_offset": pending,
-					})})),
+				statecheck.ExpectKnownValue(whole, tfjsonpath.New("partitions"), knownvalue.ListExact(
+					[]knownvalue.Check{partition0(earliest, knownvalue.Int64Exact(100), atTime, local, tiered, pending)})),
 			},
 		}},
 	})
