@@ -140,21 +140,7 @@ func TestChaosCluster_killedLeaderReads(t *testing.T) { // case C11
 	c := acctest.ChaosCluster(t, 3, 9)
 	topic, want := chaosTopic(t, c)
 	victim := c.Leaders(topic)[0]
-	t.Logf("broker %d leads partitions %v: killing it", victim, c.LedBy(topic, victim))
-	log := acctest.NewReadLog(c)
-	stop := make(chan struct{})
-	c.Go(func() error {
-		defer close(stop)
-		time.Sleep(time.Second)
-		if err := c.Kill(victim); err != nil {
-			return err
-		}
-		time.Sleep(2 * time.Second)
-		if err := c.Start(victim); err != nil {
-			return err
-		}
-		return c.AwaitHealthy()
-	})
+	log, stop := acctest.NewReadLog(c), killAndRestart(t, c, topic, victim)
 	readDuring(t, c, log, stop, readTopic(topic, want))
 	c.Wait()
 	expectEveryReadExact(t, log)
@@ -226,21 +212,7 @@ func TestChaosCluster_killedLeaderTimeLagReads(t *testing.T) {
 	c.CommitOffsets(group, map[string]map[int32]int64{topic: commits})
 	c.WaitHealthy()
 	victim := c.Leaders(topic)[0]
-	t.Logf("broker %d leads partitions %v: killing it", victim, c.LedBy(topic, victim))
-	log := acctest.NewReadLog(c)
-	stop := make(chan struct{})
-	c.Go(func() error {
-		defer close(stop)
-		time.Sleep(time.Second)
-		if err := c.Kill(victim); err != nil {
-			return err
-		}
-		time.Sleep(2 * time.Second)
-		if err := c.Start(victim); err != nil {
-			return err
-		}
-		return c.AwaitHealthy()
-	})
+	log, stop := acctest.NewReadLog(c), killAndRestart(t, c, topic, victim)
 	readDuring(t, c, log, stop, func(cl *Client) error {
 		got, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: group, Topics: []string{topic}, FetchTimestamps: true})
 		if err != nil {
@@ -256,6 +228,26 @@ func TestChaosCluster_killedLeaderTimeLagReads(t *testing.T) {
 	})
 	c.Wait()
 	expectEveryReadExact(t, log)
+}
+
+// killAndRestart kills broker victim (SIGKILL) a second from now and starts it again 2 s later,
+// in the background; the returned channel closes once the cluster is whole again.
+func killAndRestart(t *testing.T, c *acctest.Cluster, topic string, victim int32) <-chan struct{} {
+	t.Logf("broker %d leads partitions %v: killing it", victim, c.LedBy(topic, victim))
+	stop := make(chan struct{})
+	c.Go(func() error {
+		defer close(stop)
+		time.Sleep(time.Second)
+		if err := c.Kill(victim); err != nil {
+			return err
+		}
+		time.Sleep(2 * time.Second)
+		if err := c.Start(victim); err != nil {
+			return err
+		}
+		return c.AwaitHealthy()
+	})
+	return stop
 }
 
 func checkGroupOracle(t *testing.T, c *acctest.Cluster, group, topic string, commits map[int32]int64) {

@@ -11,8 +11,10 @@
 //
 // Bottom-up; each layer uses only those below it.
 //
-//  1. Wire, package wire: our message types where kafka-go stops (ListOffsets v7, ListGroups v5,
-//     OffsetFetch v9; DescribeShareGroupOffsets, past kafka-go's tables, encoded by wire itself), the checks of a peer's bytes before kafka-go decodes them, Kafka's names
+//  1. Wire, package wire: our message types where kafka-go stops (ListOffsets v11, ListGroups v5,
+//     OffsetFetch v9, Fetch v4-v11 with raw records; DescribeShareGroupOffsets, past kafka-go's
+//     tables, encoded by wire itself), the reading of record batches, the checks of a peer's bytes
+//     before kafka-go decodes them, Kafka's names
 //     for error codes.
 //  2. Brokers, package broker: one long-lived, pipelined connection per broker (dial, TLS,
 //     ApiVersions, SASL) and what a failed connection means, with its address. Its error types

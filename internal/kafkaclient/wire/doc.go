@@ -1,5 +1,5 @@
 // Package wire is the bottom layer of kafkaclient: Kafka protocol messages where kafka-go's stop
-// (listoffsets.go: ListOffsets v7, its special timestamps, MaxTimestampVersion;
+// (listoffsets.go: ListOffsets v11, its special timestamps and the versions that answer them;
 // listgroups.go: ListGroups v5; offsetfetch.go: OffsetFetch v9; fetch.go: Fetch v4-v11 with each
 // partition's records left as bytes; registered with kafka-go's protocol package in place of its
 // own; shareoffsets.go: DescribeShareGroupOffsets, API 90, past kafka-go's tables, encoded and
