@@ -356,3 +356,45 @@ func TestAccConsumerGroupOffsets_timeLagWithoutRead(t *testing.T) {
 		},
 	})
 }
+
+// A compacted topic: the records at and after the commit were superseded by later ones of the
+// same keys and the log cleaner removed them; the oldest record the group has not read is the
+// first that still exists (offset 2), not the offset it committed. The broker's cleaner runs on
+// its own schedule (log.cleaner.backoff.ms, 15 s): the test waits for franz-go's consumer to be
+// given offset 2 first.
+func TestAccConsumerGroupOffsets_timeLagCompacted(t *testing.T) {
+	k := acctest.Connect(t)
+	compact := func(v string) *string { return &v }
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, map[string]*string{
+		"cleanup.policy": compact("compact"), "segment.ms": compact("100"),
+		"min.cleanable.dirty.ratio": compact("0.001"), "min.compaction.lag.ms": compact("0"),
+	})
+	group := topic + "-group"
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	for i, key := range []string{"a", "b", "a", "b", "c"} { // offsets 0 and 1 are superseded by 2 and 3
+		r := &kgo.Record{Topic: topic, Key: []byte(key), Value: []byte(key), Timestamp: t0.Add(time.Duration(i) * time.Second)}
+		if err := k.Kgo.ProduceSync(t.Context(), r).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 0}})
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		// a later record rolls the segment (segment.ms), so the cleaner may compact the one before
+		time.Sleep(200 * time.Millisecond)
+		r := &kgo.Record{Topic: topic, Key: []byte("roll"), Value: []byte("roll"), Timestamp: time.Now()}
+		if err := k.Kgo.ProduceSync(t.Context(), r).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+		if next := k.NextRecord(topic, 0, 0, 0); next != nil && next.Offset == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the broker's log cleaner did not compact offsets 0 and 1 within 2 minutes")
+		}
+		time.Sleep(3 * time.Second)
+	}
+	_, latest := k.Offsets(topic, 0)
+	next := oracleNext(t, k, topic, 0, 0, 0, 2, t0.Add(2*time.Second))
+	testTimeLagRead(t, k, group, timedEntry{groupEntry{topic, 0, 0, latest}, next})
+}
