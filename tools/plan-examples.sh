@@ -8,9 +8,9 @@
 # Usage: tools/plan-examples.sh BINARY...
 #
 # Starts a broker (tools/kafka.sh run) unless KAFKA_BOOTSTRAP_SERVERS names one, and seeds what the
-# examples read (tools/plan-examples/seed.go). An example that calls a provider function
-# (provider::) is skipped, saying so, on a binary without them (Terraform below 1.8, OpenTofu below
-# 1.7). Prints one line per example and binary and a count per binary; exits 1 if any plan failed.
+# examples read (tools/plan-examples/seed.go). An example that needs a newer binary (needs_newer
+# below) is skipped there, saying why. Prints one line per example and binary and a count per
+# binary; exits 1 if any plan failed.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [[ $# -ge 1 ]] || { echo "usage: $0 BINARY..." >&2; exit 2; }
@@ -27,6 +27,20 @@ use_local_build "$work"
 export TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 export TF_VAR_release=v2 # rollout-precondition's required variable
 
+# needs_newer BINARY DIR: prints why the example in DIR cannot plan with BINARY, if it cannot.
+needs_newer() {
+  local at_least="$repo/tools/terraform-versions.sh at-least $1"
+  if grep -q 'provider::' "$2"/*.tf && ! $at_least 1.8.0 1.7.0; then
+    echo "calls a provider function (Terraform 1.8+, OpenTofu 1.7+)"
+  elif grep -q 'plantimestamp()' "$2"/*.tf && ! $at_least 1.10.0 1.9.1; then
+    # Before these, plantimestamp() is 0001-01-01T00:00:00Z while Terraform validates, not unknown,
+    # and the provider refuses a timestamp before the epoch.
+    echo "passes plantimestamp() to a data source (Terraform 1.10+, OpenTofu 1.9.1+)"
+  else
+    return 1
+  fi
+}
+
 failed_any=0
 for bin in "$@"; do
   label=$("$bin" version | sed -n 1p)
@@ -35,8 +49,8 @@ for bin in "$@"; do
     "$repo"/examples/functions/*/ "$repo"/examples/gating/*/; do
     name=${dir#"$repo"/examples/}
     name=${name%/}
-    if grep -q 'provider::' "$dir"/*.tf && ! "$repo/tools/terraform-versions.sh" has-functions "$bin"; then
-      echo "skip: $label: $name: calls a provider function, which $label does not support"
+    if why=$(needs_newer "$bin" "$dir"); then
+      echo "skip: $label: $name: $why"
       skipped=$((skipped + 1))
       continue
     fi

@@ -13,7 +13,9 @@
 #   tools/terraform-versions.sh tested               the NAME:VERSION pairs CI tests that way
 #   tools/terraform-versions.sh latest NAME          the newest release the proxy lists
 #                                                    (`go list -m -versions`, no pre-releases)
-#   tools/terraform-versions.sh has-functions BINARY  exit 0 if BINARY has provider functions
+#   tools/terraform-versions.sh at-least BINARY TF_VERSION TOFU_VERSION
+#                                                    exit 0 if BINARY is Terraform TF_VERSION or
+#                                                    later, or OpenTofu TOFU_VERSION or later
 # NAME is terraform or tofu; VERSION is 1.5.7 (a leading v is allowed).
 #
 # Binaries are cached in $TF_VERSIONS_CACHE_DIR (default ~/.cache/terraform-provider-kafka/terraform),
@@ -22,9 +24,9 @@
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# What the README's "Install" names: the lowest Terraform every example plans on, 1.5.7 (the last
-# MPL release), the newest Terraform and OpenTofu releases the proxy lists, the first OpenTofu.
-tested=(terraform:1.5.0 terraform:1.5.7 terraform:1.13.3 tofu:1.6.0 tofu:1.12.6)
+# What the README's "Install" names: Terraform 1.5.7 (the last MPL release, and the lowest CI
+# tests), the newest Terraform and OpenTofu releases the proxy lists, the first OpenTofu release.
+tested=(terraform:1.5.7 terraform:1.13.3 tofu:1.6.0 tofu:1.12.6)
 
 cache_root=${TF_VERSIONS_CACHE_DIR:-${HOME:-/tmp}/.cache/terraform-provider-kafka/terraform}
 die() { echo "terraform-versions: $*" >&2; exit 1; }
@@ -50,6 +52,20 @@ latest() {
     grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' | sort -V | tail -1 | sed 's/^v//'
 }
 
+# drop_nested SRC: Terraform 1.9 and later keep nine remote-state backends (s3, gcs, azurerm, ...)
+# and internal/legacy in nested modules, which a module's zip leaves out, and replace them with
+# their folders. Build without them: drop each missing replacement from go.mod, and the backend
+# from the list in internal/backend/init/init.go. The tests use the local backend.
+drop_nested() {
+  local src=$1 init=$1/internal/backend/init/init.go mod path alias
+  while read -r mod path; do
+    [[ -d $src/$path ]] && continue
+    (cd "$src" && go mod edit -dropreplace="$mod" -droprequire="$mod")
+    alias=$(sed -nE "s|^\s*([A-Za-z0-9_]+) \"$mod\"\$|\1|p" "$init")
+    [[ -z $alias ]] || sed -i -E "\|\"$mod\"\$|d; /\b$alias\.New\(/d" "$init"
+  done < <(sed -nE 's/^replace ([^ ]+) => (\.\/[^ ]+)$/\1 \2/p' "$src/go.mod")
+}
+
 build() {
   local name=$1 version=${2#v} mod dir bin src start secs
   mod=$(module "$name")
@@ -70,6 +86,7 @@ build() {
   # The module cache is read-only, and go build must write go.sum updates: build in a copy.
   cp -r "$src" "$work/src"
   chmod -R u+w "$work/src"
+  [[ $name != terraform ]] || drop_nested "$work/src"
   # -mod=mod: an old go.sum may lack lines today's Go wants; the versions stay those of go.mod.
   # -trimpath and no VCS stamp: the copy is not a git checkout.
   if ! (cd "$work/src" && GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false" CGO_ENABLED=0 \
@@ -87,11 +104,11 @@ build() {
   exec 7>&-
 }
 
-# has_functions BINARY: provider functions came in Terraform 1.8 and OpenTofu 1.7.
-has_functions() {
-  local first min=1.8.0 version
-  first=$("$1" version | sed -n 1p) # "Terraform v1.5.7" or "OpenTofu v1.10.6"
-  [[ $first == OpenTofu* ]] && min=1.7.0
+# at_least BINARY TF_VERSION TOFU_VERSION
+at_least() {
+  local first min=$2 version
+  first=$("$1" version 2>/dev/null | sed -n 1p) # "Terraform v1.5.7" or "OpenTofu v1.10.6"
+  [[ $first == OpenTofu* ]] && min=$3
   version=${first##* v}
   [[ $(printf '%s\n%s\n' "$min" "${version%%-*}" | sort -V | sed -n 1p) == "$min" ]]
 }
@@ -131,9 +148,9 @@ case $cmd in
     [[ $# == 1 ]] || die "usage: $0 latest NAME"
     latest "$1"
     ;;
-  has-functions)
-    [[ $# == 1 ]] || die "usage: $0 has-functions BINARY"
-    has_functions "$1"
+  at-least)
+    [[ $# == 3 ]] || die "usage: $0 at-least BINARY TF_VERSION TOFU_VERSION"
+    at_least "$@"
     ;;
-  *) die "usage: $0 path|build|test|tested|latest|has-functions ... (see the comment at the top)" ;;
+  *) die "usage: $0 path|build|test|tested|latest|at-least ... (see the comment at the top)" ;;
 esac

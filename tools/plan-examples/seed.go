@@ -48,7 +48,9 @@ func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(os.Getenv("KAFKA_BOOTSTRAP_SERVERS"), ",")...),
-		kgo.RecordPartitioner(kgo.ManualPartitioner()))
+		kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		// A new topic's leader may not be elected yet: retry until the context ends.
+		kgo.UnknownTopicRetries(-1))
 	if err != nil {
 		return err
 	}
@@ -83,24 +85,14 @@ func createAndFill(ctx context.Context, cl *kgo.Client, adm *kadm.Client, topic 
 	if err != nil {
 		return fmt.Errorf("create topic %q: %w", topic, err)
 	}
+	var rs []*kgo.Record
 	for p := range partitions {
 		for i := range records {
-			r := &kgo.Record{Topic: topic, Partition: p, Key: fmt.Appendf(nil, "key-%d", i), Value: []byte("example")}
-			if err := produce(ctx, cl, r); err != nil {
-				return fmt.Errorf("produce to %s/%d: %w", topic, p, err)
-			}
+			rs = append(rs, &kgo.Record{Topic: topic, Partition: p, Key: fmt.Appendf(nil, "key-%d", i), Value: []byte("example")})
 		}
+	}
+	if err := cl.ProduceSync(ctx, rs...).FirstErr(); err != nil {
+		return fmt.Errorf("produce to %s: %w", topic, err)
 	}
 	return nil
-}
-
-// produce retries while a new topic's leader is being elected.
-func produce(ctx context.Context, cl *kgo.Client, r *kgo.Record) error {
-	for {
-		err := cl.ProduceSync(ctx, r).FirstErr()
-		if err == nil || ctx.Err() != nil || !kerr.IsRetriable(err) {
-			return err
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
