@@ -43,7 +43,7 @@ needs_newer() {
 
 failed_any=0
 for bin in "$@"; do
-  label=$("$bin" version | sed -n 1p)
+  label=$("$repo/tools/terraform-versions.sh" label "$bin")
   passed=0 failed=0 skipped=0
   for dir in "$repo"/examples/demo "$repo"/examples/provider "$repo"/examples/data-sources/*/ \
     "$repo"/examples/functions/*/ "$repo"/examples/gating/*/; do

@@ -3,30 +3,24 @@
 # proxy is the only place this machine, a developer's or CI's, can get them; `go install` refuses
 # both modules for their replace directives, so: `go mod download`, copy, `go build`).
 #
-# Usage:
-#   tools/terraform-versions.sh path NAME VERSION    build when not cached; print the binary's path
-#   tools/terraform-versions.sh build NAME VERSION...  build each (cached ones cost nothing)
-#   tools/terraform-versions.sh test NAME VERSION    the Terraform-level tests with that binary, on
-#                                                    one broker (tools/kafka.sh run): every test of
-#                                                    ./internal/provider but TestChaos*, then every
-#                                                    example planned (tools/plan-examples.sh)
-#   tools/terraform-versions.sh tested               the NAME:VERSION pairs CI tests that way
-#   tools/terraform-versions.sh latest NAME          the newest release the proxy lists
-#                                                    (`go list -m -versions`, no pre-releases)
-#   tools/terraform-versions.sh at-least BINARY TF_VERSION TOFU_VERSION
-#                                                    exit 0 if BINARY is Terraform TF_VERSION or
-#                                                    later, or OpenTofu TOFU_VERSION or later
-# NAME is terraform or tofu; VERSION is 1.5.7 (a leading v is allowed).
-#
+# Usage: tools/terraform-versions.sh COMMAND ...  (NAME: terraform or tofu; VERSION: 1.5.7)
+#   path NAME VERSION       build when not cached; print the binary's path
+#   build NAME VERSION...   build each (a cached one costs nothing)
+#   test NAME VERSION       the Terraform-level tests with that binary on one broker (kafka.sh
+#                           run): ./internal/provider but TestChaos*, then tools/plan-examples.sh
+#   tested                  the NAME:VERSION pairs CI tests that way
+#   latest NAME             the newest release the proxy lists (go list -m -versions)
+#   at-least BINARY TF_VERSION TOFU_VERSION   exit 0 if BINARY is Terraform TF_VERSION or
+#                           later, or OpenTofu TOFU_VERSION or later
+#   label BINARY            its version line: "Terraform v1.5.7", "OpenTofu v1.12.6"
 # Binaries are cached in $TF_VERSIONS_CACHE_DIR (default ~/.cache/terraform-provider-kafka/terraform),
-# one folder per NAME-VERSION, beside the Kafka jars of tools/kafka.sh. Each build prints its time
-# on stderr. The Go toolchain on PATH builds them (GOTOOLCHAIN=local: no toolchain download).
+# one folder per NAME-VERSION. The Go on PATH builds them (GOTOOLCHAIN=local: no toolchain download).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # What the README's "Install" names: Terraform 1.5.7 (the last MPL release, and the lowest CI
-# tests), the newest Terraform and OpenTofu releases the proxy lists, the first OpenTofu release.
-tested=(terraform:1.5.7 terraform:1.13.3 tofu:1.6.0 tofu:1.12.6)
+# tests) and the newest Terraform and OpenTofu releases the proxy lists.
+tested=(terraform:1.5.7 terraform:1.13.3 tofu:1.12.6)
 
 cache_root=${TF_VERSIONS_CACHE_DIR:-${HOME:-/tmp}/.cache/terraform-provider-kafka/terraform}
 die() { echo "terraform-versions: $*" >&2; exit 1; }
@@ -88,9 +82,11 @@ build() {
   chmod -R u+w "$work/src"
   [[ $name != terraform ]] || drop_nested "$work/src"
   # -mod=mod: an old go.sum may lack lines today's Go wants; the versions stay those of go.mod.
-  # -trimpath and no VCS stamp: the copy is not a git checkout.
+  # -trimpath and no VCS stamp: the copy is not a git checkout. version.dev=no, as in their release
+  # builds: else Terraform 1.13 and OpenTofu call themselves 1.13.3-dev.
   if ! (cd "$work/src" && GOTOOLCHAIN=local GOFLAGS="-mod=mod -buildvcs=false" CGO_ENABLED=0 \
-    go build -trimpath -o "$work/$name" "$(main_pkg "$name")") >"$work/build.log" 2>&1; then
+    go build -trimpath -ldflags "-X $mod/version.dev=no" -o "$work/$name" "$(main_pkg "$name")") \
+    >"$work/build.log" 2>&1; then
     tail -40 "$work/build.log" >&2
     die "building $name $version failed"
   fi
@@ -104,10 +100,14 @@ build() {
   exec 7>&-
 }
 
+# version_line BINARY: "Terraform v1.5.7" or "OpenTofu v1.10.6" (OpenTofu may print CLI
+# configuration warnings before it, on stdout).
+version_line() { "$1" version 2>/dev/null | grep -m1 -E '^(Terraform|OpenTofu) v' || true; }
+
 # at_least BINARY TF_VERSION TOFU_VERSION
 at_least() {
   local first min=$2 version
-  first=$("$1" version 2>/dev/null | sed -n 1p) # "Terraform v1.5.7" or "OpenTofu v1.10.6"
+  first=$(version_line "$1")
   [[ $first == OpenTofu* ]] && min=$3
   version=${first##* v}
   [[ $(printf '%s\n%s\n' "$min" "${version%%-*}" | sort -V | sed -n 1p) == "$min" ]]
@@ -121,7 +121,10 @@ run_tests() {
   bin="$cache_root/$1-${2#v}/$1"
   [[ $1 == tofu ]] && host=registry.opentofu.org
   cd "$repo"
-  TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin TF_ACC_PROVIDER_HOST=$host ./tools/kafka.sh run -- bash -c \
+  # An empty CLI configuration: OpenTofu prints a warning about a missing one on stdout, where the
+  # test framework reads its version, and the tests need nothing from one.
+  TF_CLI_CONFIG_FILE=/dev/null TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin TF_ACC_PROVIDER_HOST=$host \
+    ./tools/kafka.sh run -- bash -c \
     'go test -count=1 -timeout 30m -skip "^TestChaos" -v ./internal/provider/ && ./tools/plan-examples.sh "$1"' _ "$bin"
 }
 
@@ -148,9 +151,10 @@ case $cmd in
     [[ $# == 1 ]] || die "usage: $0 latest NAME"
     latest "$1"
     ;;
+  label) version_line "$1" ;;
   at-least)
     [[ $# == 3 ]] || die "usage: $0 at-least BINARY TF_VERSION TOFU_VERSION"
     at_least "$@"
     ;;
-  *) die "usage: $0 path|build|test|tested|latest|at-least ... (see the comment at the top)" ;;
+  *) die "usage: $0 path|build|test|tested|latest|at-least|label ... (see the comment at the top)" ;;
 esac

@@ -48,7 +48,8 @@ var openTofu = sync.OnceValue(func() bool {
 		bin = "terraform"
 	}
 	out, err := exec.Command(bin, "version").Output()
-	return err == nil && bytes.HasPrefix(out, []byte("OpenTofu"))
+	// OpenTofu may print CLI configuration warnings before its "OpenTofu v1.12.6" line.
+	return err == nil && bytes.Contains(append([]byte("\n"), out...), []byte("\nOpenTofu v"))
 })
 
 // Kafka's own Java producer (kafka-console-producer, default partitioner) writes keyed records
