@@ -2,11 +2,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
+	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/provider"
 )
@@ -21,12 +21,20 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run with support for debuggers like delve")
 	flag.Parse()
+	if !debug { // a debug session logs to this process's own standard error, for the one debugging
+		for name, value := range provider.QuietLogs(os.Environ()) {
+			if err := os.Setenv(name, value); err != nil {
+				log.Fatal(err.Error())
+			}
+		}
+	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: provider.Address,
-		Debug:   debug,
-	})
-	if err != nil {
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	// What providerserver.Serve does, with the framework's server wrapped (provider.Server).
+	if err := tf6server.Serve(provider.Address, provider.Server(version), opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }

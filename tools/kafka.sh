@@ -47,6 +47,12 @@
 #                        PLAINTEXT user (User:ANONYMOUS) as super user, so ACL
 #                        APIs work without restricting anything; 0: no authorizer
 #   KAFKA_EXTRA_PROPERTIES  extra server.properties lines appended verbatim
+#   KAFKA_TIERED         1: tiered storage (KIP-405) on the single node, the
+#                        remote tier a directory of its work dir
+#                        (tools/kafka/FileRemoteStorage.java, compiled with
+#                        javac once per version), Kafka's topic-based
+#                        metadata manager, 1 s task and retention intervals.
+#                        Topics opt in with remote.storage.enable=true.
 #   KAFKA_KEEP_WORKDIR   1: "stop" keeps the broker's temp dir (config, log)
 #   KAFKA_BROKERS        1 (default): the single combined node below. N (2..9):
 #                        a KRaft cluster on loopback of one controller (node id
@@ -362,11 +368,41 @@ write_config() { # dir broker_port controller_port ssl_port mtls_port sasl_plain
       echo "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"
       echo "super.users=User:ANONYMOUS;User:$sasl_user;User:CN=$client_cn;User:$oauth_principal"
     fi
+    [[ ${KAFKA_TIERED:-} == 1 ]] && tiered_properties "$dir"
     if [[ -n ${KAFKA_EXTRA_PROPERTIES:-} ]]; then
       printf '%s\n' "$KAFKA_EXTRA_PROPERTIES"
     fi
   } >"$dir/server.properties"
   write_log_config "$dir"
+}
+
+# KAFKA_TIERED=1. The broker loads the storage manager from its own class path
+# setting (rsm_classes); local segments are deleted once uploaded, at the
+# retention check.
+tiered_properties() { # dir
+  echo "remote.log.storage.system.enable=true"
+  echo "remote.log.storage.manager.class.name=tfacc.FileRemoteStorage"
+  echo "remote.log.storage.manager.class.path=$rsm_classes"
+  echo "rsm.config.dir=$1/remote"
+  echo "remote.log.metadata.manager.listener.name=PLAINTEXT"
+  echo "rlmm.config.remote.log.metadata.topic.replication.factor=1"
+  echo "rlmm.config.remote.log.metadata.topic.num.partitions=1"
+  echo "remote.log.manager.task.interval.ms=1000"
+  echo "log.retention.check.interval.ms=1000"
+}
+
+# Compiles FileRemoteStorage against this version's jars into rsm_classes, once
+# per version and source.
+rsm_classes=
+compile_rsm() {
+  ((brokers == 1)) || die "KAFKA_TIERED=1 needs the single node (KAFKA_BROKERS=1)"
+  local src="$script_dir/kafka/FileRemoteStorage.java" tmp
+  rsm_classes="$cache_root/kafka-$version/rsm-$(sha256sum "$src" | cut -c1-12)"
+  [[ -f $rsm_classes/tfacc/FileRemoteStorage.class ]] && return 0
+  command -v javac >/dev/null || die "javac not found (KAFKA_TIERED=1 compiles $src)"
+  tmp=$(mktemp -d "$rsm_classes.XXXXXX")
+  javac -nowarn -cp "$libs/*" -d "$tmp" "$src" >&2 || die "compiling $src failed"
+  mv -T "$tmp" "$rsm_classes" 2>/dev/null || rm -rf "$tmp" # a parallel start compiled it first
 }
 
 # Everything at INFO to stdout, which launch_node sends to broker.log; the
@@ -761,6 +797,7 @@ do_start() {
   do_stop # a broker that died leaves its state and temp dir behind
   do_download
   [[ $brokers =~ ^[1-9]$ ]] || die "KAFKA_BROKERS must be 1 to 9, not '$brokers'"
+  [[ ${KAFKA_TIERED:-} == 1 ]] && compile_rsm
 
   local t0=$SECONDS attempt rc start=start_once
   if ((brokers > 1)); then

@@ -150,16 +150,17 @@ func (k *Kafka) GroupLag(group string, topics ...string) int64 {
 	return total
 }
 
-// ListedGroups is the oracle for ListGroups: each group's state and protocol type, by id.
-func (k *Kafka) ListedGroups() map[string][2]string {
+// ListedGroups is the oracle for ListGroups: each group's state, protocol type and group type
+// (ListGroups v5), by id.
+func (k *Kafka) ListedGroups() map[string][3]string {
 	k.t.Helper()
 	listed, err := k.Admin.ListGroups(ctx(k.t))
 	if err != nil {
 		k.t.Fatalf("list groups: %v", err)
 	}
-	out := map[string][2]string{}
+	out := map[string][3]string{}
 	for _, g := range listed.Sorted() {
-		out[g.Group] = [2]string{g.State, g.ProtocolType}
+		out[g.Group] = [3]string{g.State, g.ProtocolType, g.GroupType}
 	}
 	return out
 }

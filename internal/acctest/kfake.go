@@ -5,6 +5,7 @@ import (
 	"maps"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -48,6 +49,32 @@ func FakeCommit(t testing.TB, c *kfake.Cluster, group, topic string, partition i
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// FakeProduceBatch writes one record per timestamp to one partition of c as a single batch
+// compressed with codec (a key of Codecs), as Kafka.ProduceBatch does on the real broker.
+func FakeProduceBatch(t testing.TB, c *kfake.Cluster, topic string, partition int32, codec string, ts ...time.Time) int64 {
+	t.Helper()
+	return produceBatch(t, c.ListenAddrs(), topic, partition, codec, ts)
+}
+
+// CountRequestsByBroker counts the requests of one API key that each broker of c receives,
+// without handling any. The returned func gives a copy of the counts so far, by node id.
+func CountRequestsByBroker(c *kfake.Cluster, key int16) func() map[int32]int {
+	var mu sync.Mutex
+	counts := map[int32]int{}
+	c.ControlKey(key, func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		mu.Lock()
+		counts[c.CurrentNode()]++
+		mu.Unlock()
+		return nil, nil, false
+	})
+	return func() map[int32]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(counts)
 	}
 }
 

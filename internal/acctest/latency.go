@@ -9,10 +9,12 @@ import (
 
 // DelayedListener is a kfake.ListenFn that simulates a network round trip: whatever the broker
 // writes reaches the client delay later (a delay line, not a slower link: writes do not wait for
-// each other). It counts the connections accepted.
+// each other). It counts the connections accepted and the bytes the broker wrote to them (what
+// the clients read).
 type DelayedListener struct {
 	Delay    time.Duration
 	Accepted atomic.Int64
+	Written  atomic.Int64
 }
 
 // Listen is the kfake.ListenFn.
@@ -35,6 +37,7 @@ func (l *delayedListener) Accept() (net.Conn, error) {
 		return nil, err
 	}
 	l.d.Accepted.Add(1)
+	c = &countedConn{Conn: c, n: &l.d.Written}
 	if l.d.Delay <= 0 {
 		return c, nil
 	}
@@ -117,4 +120,16 @@ func (c *delayedConn) Close() error {
 		close(c.done)
 	})
 	return c.Conn.Close()
+}
+
+// countedConn adds what is written to it to n.
+type countedConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countedConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.n.Add(int64(n))
+	return n, err
 }

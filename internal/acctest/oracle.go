@@ -352,14 +352,7 @@ func (k *Kafka) SupportsNextGenGroups() bool {
 // the tests' consumer uses it, "" when they do.
 func (k *Kafka) consumerGroupProtocolMissing() string {
 	k.t.Helper()
-	versions, err := k.Admin.ApiVersions(ctx(k.t))
-	if err != nil {
-		k.t.Fatalf("oracle ApiVersions: %v", err)
-	}
-	for _, v := range versions.Sorted() {
-		if v.Err != nil {
-			k.t.Fatalf("oracle ApiVersions of broker %d: %v", v.NodeID, v.Err)
-		}
+	for _, v := range k.apiVersions() {
 		heartbeat, ok := v.KeyMaxVersion(kmsg.ConsumerGroupHeartbeat.Int16())
 		if !ok {
 			return fmt.Sprintf("KIP-848: broker %d (%s) does not serve the consumer group protocol: ConsumerGroupHeartbeat "+
@@ -380,6 +373,21 @@ func (k *Kafka) consumerGroupProtocolMissing() string {
 }
 
 const rebalanceProtocols = "group.coordinator.rebalance.protocols"
+
+// apiVersions is every broker's ApiVersions answer, through kadm.
+func (k *Kafka) apiVersions() []kadm.BrokerApiVersions {
+	k.t.Helper()
+	versions, err := k.Admin.ApiVersions(ctx(k.t))
+	if err != nil {
+		k.t.Fatalf("oracle ApiVersions: %v", err)
+	}
+	for _, v := range versions.Sorted() {
+		if v.Err != nil {
+			k.t.Fatalf("oracle ApiVersions of broker %d: %v", v.NodeID, v.Err)
+		}
+	}
+	return versions.Sorted()
+}
 
 // brokerConfig is one broker's value of a config (DescribeConfigs through kadm); nil when the
 // broker does not know the config.

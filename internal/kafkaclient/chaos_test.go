@@ -140,21 +140,7 @@ func TestChaosCluster_killedLeaderReads(t *testing.T) { // case C11
 	c := acctest.ChaosCluster(t, 3, 9)
 	topic, want := chaosTopic(t, c)
 	victim := c.Leaders(topic)[0]
-	t.Logf("broker %d leads partitions %v: killing it", victim, c.LedBy(topic, victim))
-	log := acctest.NewReadLog(c)
-	stop := make(chan struct{})
-	c.Go(func() error {
-		defer close(stop)
-		time.Sleep(time.Second)
-		if err := c.Kill(victim); err != nil {
-			return err
-		}
-		time.Sleep(2 * time.Second)
-		if err := c.Start(victim); err != nil {
-			return err
-		}
-		return c.AwaitHealthy()
-	})
+	log, stop := acctest.NewReadLog(c), killAndRestart(t, c, topic, victim)
 	readDuring(t, c, log, stop, readTopic(topic, want))
 	c.Wait()
 	expectEveryReadExact(t, log)
@@ -203,6 +189,65 @@ func TestChaosCluster_coordinatorRestartGroupReads(t *testing.T) {
 	expectEveryReadExact(t, log)
 	checkGroupOracle(t, c, group, topic, commits)
 	t.Logf("group %s: coordinator now broker %d", group, c.Coordinator(group))
+}
+
+// A group's time lag (FetchTimestamps) while the leader of some of its partitions is killed
+// (SIGKILL) and started again: the Fetch of the next record meets refused connections and
+// NOT_LEADER_OR_FOLLOWER like every other read, and still answers each partition's record
+// exactly, as franz-go's consumer reads it (acctest's NextRecord).
+func TestChaosCluster_killedLeaderTimeLagReads(t *testing.T) {
+	c := acctest.ChaosCluster(t, 3, 9)
+	topic, offsets := chaosTopic(t, c)
+	group := "tfacc-timelag-" + topic
+	commits := map[int32]int64{}
+	next := map[int]int64{} // partition -> timestamp (ms) of the record at its commit, from the oracle
+	for _, o := range offsets {
+		commits[int32(o.Partition)] = int64(o.Partition) // partition p holds p+1 records: one left to read
+		r := c.NextRecord(topic, int32(o.Partition), int64(o.Partition), 0)
+		if r == nil || r.Offset != int64(o.Partition) {
+			t.Fatalf("oracle: partition %d's record at %d is %+v", o.Partition, o.Partition, r)
+		}
+		next[o.Partition] = r.Timestamp.UnixMilli()
+	}
+	c.CommitOffsets(group, map[string]map[int32]int64{topic: commits})
+	c.WaitHealthy()
+	victim := c.Leaders(topic)[0]
+	log, stop := acctest.NewReadLog(c), killAndRestart(t, c, topic, victim)
+	readDuring(t, c, log, stop, func(cl *Client) error {
+		got, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: group, Topics: []string{topic}, FetchTimestamps: true})
+		if err != nil {
+			return err
+		}
+		for _, p := range got.Partitions {
+			if p.Next == nil || p.Next.Offset != int64(p.Partition) || p.Next.TimestampMs != next[p.Partition] || p.LagMs == nil {
+				return fmt.Errorf("partition %d: next record %+v, time lag %s; want offset %d stamped %d",
+					p.Partition, p.Next, show(p.LagMs), p.Partition, next[p.Partition])
+			}
+		}
+		return nil
+	})
+	c.Wait()
+	expectEveryReadExact(t, log)
+}
+
+// killAndRestart kills broker victim (SIGKILL) a second from now and starts it again 2 s later,
+// in the background; the returned channel closes once the cluster is whole again.
+func killAndRestart(t *testing.T, c *acctest.Cluster, topic string, victim int32) <-chan struct{} {
+	t.Logf("broker %d leads partitions %v: killing it", victim, c.LedBy(topic, victim))
+	stop := make(chan struct{})
+	c.Go(func() error {
+		defer close(stop)
+		time.Sleep(time.Second)
+		if err := c.Kill(victim); err != nil {
+			return err
+		}
+		time.Sleep(2 * time.Second)
+		if err := c.Start(victim); err != nil {
+			return err
+		}
+		return c.AwaitHealthy()
+	})
+	return stop
 }
 
 func checkGroupOracle(t *testing.T, c *acctest.Cluster, group, topic string, commits map[int32]int64) {

@@ -39,6 +39,7 @@ type Client struct {
 	brokers *broker.Pool    // the connections
 	cluster *clusterView
 	rounds  *roundQueues
+	fetches *fetchBatches
 
 	life    context.Context // ends with Close: bounds the work reads share
 	cancel  context.CancelFunc
@@ -66,6 +67,7 @@ func New(cfg Config) (*Client, error) {
 	c.dials = broker.NewDialLog(cfg.Dial, cfg.TLS == nil)
 	c.brokers = broker.NewPool(broker.NewDialer(c.dials, cfg.TLS, cfg.SASL.mech(), identityOf(cfg.SASL.mech()), cfg.ClientID), c.dialTimeout())
 	c.life, c.cancel = context.WithCancel(context.Background())
+	c.fetches = newFetchBatches(c.life, c.goShared, c.fetch)
 	return c, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -253,7 +254,7 @@ func (c *Client) send(l leader, r *round) {
 	}
 	calls := make([]*broker.Call, len(keys))
 	for i, k := range keys {
-		if calls[i], err = conn.Send(ctx, listOffsetsFor(k, r.asks[k])); err != nil {
+		if calls[i], err = conn.Send(ctx, listOffsetsFor(k, r.asks[k], r.deadline)); err != nil {
 			failAll(c, l, k, r.asks[k], err)
 		}
 	}
@@ -289,14 +290,16 @@ func (r *round) keys() []lookupKey {
 	return keys
 }
 
-// listOffsetsFor is the request of one lookup key: every partition asked, by topic.
-func listOffsetsFor(k lookupKey, asks map[askKey]*answer) *wire.ListOffsetsRequest {
+// listOffsetsFor is the request of one lookup key: every partition asked, by topic. A lookup
+// that reads remote storage (v10+) may take until the deadline.
+func listOffsetsFor(k lookupKey, asks map[askKey]*answer, deadline time.Time) *wire.ListOffsetsRequest {
 	byTopic := map[string][]wire.ListOffsetsRequestPartition{}
 	for tp := range asks {
 		byTopic[tp.topic] = append(byTopic[tp.topic], wire.ListOffsetsRequestPartition{
 			Partition: tp.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp})
 	}
-	req := &wire.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation)}
+	timeout := min(max(time.Until(deadline).Milliseconds(), 0), math.MaxInt32)
+	req := &wire.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation), TimeoutMs: int32(timeout)}
 	for topic, ps := range byTopic {
 		slices.SortFunc(ps, func(a, b wire.ListOffsetsRequestPartition) int { return cmp.Compare(a.Partition, b.Partition) })
 		req.Topics = append(req.Topics, wire.ListOffsetsRequestTopic{Topic: topic, Partitions: ps})
@@ -332,6 +335,8 @@ func record(l leader, k lookupKey, asks map[askKey]*answer, res *wire.ListOffset
 		case !ok:
 			a.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
 				op, tp.topic, tp.partition)
+		case p.ErrorCode == int16(kafka.UnsupportedVersion) && lk.optional:
+			a.offset, a.timestamp = -1, -1 // as unanswered as a broker too old to be asked
 		case p.ErrorCode == int16(kafka.UnsupportedVersion) && lk.needs != nil:
 			a.err = lk.unsupported("")
 		case p.ErrorCode != 0:

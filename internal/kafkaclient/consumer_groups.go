@@ -3,6 +3,7 @@ package kafkaclient
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,6 +23,8 @@ type ConsumerGroupsRequest struct {
 	GroupID *regexp.Regexp
 	// Isolation decides what the latest offset, and so the lag, is.
 	Isolation Isolation
+	// FetchTimestamps also reads each group's time lag (time_lag.go) into MaxTimeLagMs.
+	FetchTimestamps bool
 }
 
 // GroupSummary is one consumer group's progress over the topics it has commits on.
@@ -31,20 +34,27 @@ type GroupSummary struct {
 	// older brokers, which do not say.
 	State string
 	// ProtocolType is "consumer" for consumer groups (classic and KIP-848), "connect" for Kafka
-	// Connect workers, "" for groups that only ever had offsets committed by an admin client.
+	// Connect workers, "streams" for streams groups (KIP-1071), "share" for share groups,
+	// "" for groups that only ever had offsets committed by an admin client.
 	ProtocolType string
+	// Type is the group's kind (ListGroups v5): classic, consumer, share, streams; "" below v5.
+	Type string
 	// Topics are the topics the group has commits on (within the request's Topics), sorted.
 	Topics []string
 	// TotalLag sums the positive lags (latest − committed, group_offsets.go's rule) of the committed
-	// partitions of Topics.
+	// partitions of Topics; for a share group, of the share-partition lags (share_groups.go).
 	TotalLag int64
+	// MaxTimeLagMs is the largest time lag of those partitions (MaxTimeLag), with FetchTimestamps.
+	MaxTimeLagMs *int64
 }
 
 // ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
 // timeout. It sends one Metadata request (every topic), ListGroups to every broker (a broker
 // lists only the groups it coordinates), OffsetFetch to each coordinator for all its selected
 // groups at once (one request per group where the coordinator serves OffsetFetch below v8), and
-// ListOffsets per partition leader for every committed partition of every group. It never sends
+// ListOffsets per partition leader for every committed partition of every group; for share groups,
+// which commit nothing, DescribeShareGroupOffsets to each coordinator instead of OffsetFetch
+// (share_groups.go). It never sends
 // FindCoordinator (which would create __consumer_offsets on a cluster without groups), and
 // never joins, syncs or commits.
 func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
@@ -69,7 +79,12 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 		if err != nil {
 			return err
 		}
-		out, err = c.summarize(ctx, md, req, listed, committed, fresh)
+		shared, lags, err := c.fetchAllShareOffsets(ctx, listed) // share_groups.go
+		if err != nil {
+			return err
+		}
+		maps.Copy(committed, shared)
+		out, err = c.summarize(ctx, md, req, listed, committed, lags, fresh)
 		return err
 	})
 	return out, err
@@ -104,7 +119,8 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 // summarize keeps the selected groups and topics, reads the latest offset of every committed
 // partition (ListOffsets per leader across all topics), and adds up each group's lag.
 func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
-	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic, fresh bool,
+	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic,
+	shareLags map[string]map[topicPartition]int64, fresh bool,
 ) ([]GroupSummary, error) {
 	commits, leaders, err := selectCommits(md, req.Topics, committed, fresh)
 	if err != nil {
@@ -120,7 +136,10 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 			latestOf[topicPartition{topic, p.Partition}] = p.Latest
 		}
 	}
-	var out []GroupSummary
+	var (
+		out        []GroupSummary
+		partitions [][]GroupPartitionOffsets // of out's groups, in the same order
+	)
 	for id, info := range listed {
 		if _, fetched := committed[id]; !fetched {
 			continue // vanished since ListGroups
@@ -128,11 +147,19 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 		if req.Topics != nil && len(commits[id]) == 0 {
 			continue
 		}
-		s, err := groupSummary(id, info, commits[id], latestOf)
+		s, ps, err := groupSummary(id, info, commits[id], latestOf, shareLags[id])
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		out, partitions = append(out, s), append(partitions, ps)
+	}
+	if req.FetchTimestamps {
+		if err := c.readTimeLags(ctx, req.Isolation, partitions...); err != nil {
+			return nil, err
+		}
+		for i, ps := range partitions {
+			out[i].MaxTimeLagMs = MaxTimeLag(ps)
+		}
 	}
 	slices.SortFunc(out, func(a, b GroupSummary) int { return strings.Compare(a.GroupID, b.GroupID) })
 	return out, nil
@@ -191,22 +218,27 @@ func topicSet(topics []string) map[string]bool {
 	return set
 }
 
-// groupSummary is one group's summary from its commits and the latest offsets.
-func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]int64, latestOf map[topicPartition]int64) (GroupSummary, error) {
-	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Topics: []string{}}
+// groupSummary is one group's summary from its commits and the latest offsets, and the
+// partitions it sums up; a share group's lags are the broker's where it gives them (shareLags).
+func groupSummary(id string, info listedGroupInfo, commits, latestOf, shareLags map[topicPartition]int64) (GroupSummary, []GroupPartitionOffsets, error) {
+	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Type: info.groupType, Topics: []string{}}
 	var partitions []GroupPartitionOffsets
 	for tp, offset := range commits {
 		// The lag rule of group_offsets.go; the summary needs no earliest offset (only lags are summed).
 		latest := PartitionOffsets{Partition: tp.partition, Latest: latestOf[tp]}
-		partitions = append(partitions, groupPartition(tp.topic, latest, latest.Latest, map[int]int64{tp.partition: offset}))
+		gp := groupPartition(tp.topic, latest, latest.Latest, map[int]int64{tp.partition: offset})
+		if lag, ok := shareLags[tp]; ok {
+			gp.Lag = &lag
+		}
+		partitions = append(partitions, gp)
 		s.Topics = append(s.Topics, tp.topic)
 	}
 	var ok bool
 	if s.TotalLag, ok = TotalLag(partitions); !ok {
-		return GroupSummary{}, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
+		return GroupSummary{}, nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
 			"answered offsets near 2^63, which no real partition reaches", id)
 	}
 	slices.Sort(s.Topics)
 	s.Topics = slices.Compact(s.Topics)
-	return s, nil
+	return s, partitions, nil
 }

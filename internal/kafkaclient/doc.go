@@ -4,15 +4,17 @@
 // It knows nothing about Terraform: plain Go values in, plain Go values and typed errors out. It
 // only reads: Metadata requests that never allow topic auto-creation, ListOffsets, and the group
 // reads (ListGroups; FindCoordinator only where __consumer_offsets exists; DescribeGroups;
-// OffsetFetch). It never uses kafka-go's Conn/Dial* API, which can auto-create topics and loop
+// OffsetFetch; DescribeShareGroupOffsets for share groups). It never uses kafka-go's Conn/Dial* API, which can auto-create topics and loop
 // until its context ends.
 //
 // # Reading the code
 //
 // Bottom-up; each layer uses only those below it.
 //
-//  1. Wire, package wire: our message types where kafka-go stops (ListOffsets v7, ListGroups v5,
-//     OffsetFetch v9), the checks of a peer's bytes before kafka-go decodes them, Kafka's names
+//  1. Wire, package wire: our message types where kafka-go stops (ListOffsets v11, ListGroups v5,
+//     OffsetFetch v9, Fetch v4-v11 with raw records; DescribeShareGroupOffsets, past kafka-go's
+//     tables, encoded by wire itself), the reading of record batches, the checks of a peer's bytes
+//     before kafka-go decodes them, Kafka's names
 //     for error codes.
 //  2. Brokers, package broker: one long-lived, pipelined connection per broker (dial, TLS,
 //     ApiVersions, SASL) and what a failed connection means, with its address. Its error types
@@ -25,7 +27,8 @@
 //  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
 //     ListOffsets lookup, described once), coalesce.go (concurrent reads share one ListOffsets per
 //     leader and lookup); group_offsets.go (one group's commits and lag), consumer_groups.go
-//     (every group), listgroups.go and offsetfetch.go (the requests they share).
+//     (every group), listgroups.go and offsetfetch.go (the requests they share), share_groups.go
+//     (share groups: their kinds, start offsets and lags).
 //
 // Beside the layers: client.go (Config, New, Client), errors.go (the typed errors of the reads),
 // the configuration builders address.go, tls_config.go, sasl_config.go, oauthbearer.go and

@@ -23,6 +23,9 @@ type GroupOffsetsRequest struct {
 	Topics []string
 	// Isolation decides what Latest means (high watermark or last stable offset).
 	Isolation Isolation
+	// FetchTimestamps also reads the next record of every partition behind (a Fetch at the
+	// commit, next_record.go) for its timestamp and the time lag (time_lag.go).
+	FetchTimestamps bool
 }
 
 // GroupOffsets is a consumer group's progress, as read with DescribeGroups and OffsetFetch only:
@@ -30,6 +33,9 @@ type GroupOffsetsRequest struct {
 type GroupOffsets struct {
 	// State is the group's state as its coordinator reports it (Stable, Empty, Dead, ...).
 	State string
+	// Type is the group's kind (ClassicGroup, ConsumerGroup, ShareGroup, StreamsGroup): classic
+	// where DescribeGroups describes it, else as ListGroups v5 lists it; "" where neither says.
+	Type string
 	// Partitions are sorted by topic, then partition.
 	Partitions []GroupPartitionOffsets
 }
@@ -55,6 +61,8 @@ type GroupPartitionOffsets struct {
 	// read_uncommitted; under read_committed, where Latest is the last stable offset, it is read
 	// apart only for a commit beyond Latest, and equals Latest otherwise.
 	LogEnd int64
+	// TimeLag is set with FetchTimestamps only (time_lag.go).
+	TimeLag
 }
 
 // GroupNotFoundError: the group does not exist. Apache Kafka does not say "no such group": it
@@ -97,10 +105,10 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	if err != nil {
 		return GroupOffsets{}, err
 	}
-	if !r.live && len(r.committed) == 0 {
+	if !r.live && len(r.committed) == 0 && r.kind != ShareGroup {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state}
 	}
-	out := GroupOffsets{State: r.state}
+	out := GroupOffsets{State: r.state, Type: r.kind}
 	topics := req.Topics
 	if topics == nil {
 		for t := range r.committed {
@@ -114,7 +122,15 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		if err != nil {
 			return GroupOffsets{}, err
 		}
+		if r.kind == ShareGroup {
+			shareLags(partitions, r.lags[topic]) // share_groups.go
+		}
 		out.Partitions = append(out.Partitions, partitions...)
+	}
+	if req.FetchTimestamps {
+		if err := c.readTimeLags(ctx, req.Isolation, out.Partitions); err != nil {
+			return GroupOffsets{}, err
+		}
 	}
 	return out, nil
 }
@@ -127,6 +143,9 @@ type groupRead struct {
 	live      bool // the coordinator says the group has members
 	committed map[string]map[int]int64
 	doubtedAt time.Time // when the group first seemed not to exist
+
+	kind string                   // classic, consumer, share, streams (share_groups.go)
+	lags map[string]map[int]int64 // a share group's lags, as its coordinator counts them
 }
 
 // attempt is one try of withRetries: find the coordinator, the group's state and its commits.
@@ -140,7 +159,11 @@ func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) e
 	if err != nil {
 		return err
 	}
-	if r.state, r.live, err = c.describeGroup(ctx, coordinator, r.group); err != nil {
+	if r.state, r.kind, r.live, err = c.describeGroup(ctx, coordinator, r.group); err != nil {
+		return err
+	}
+	if r.kind == ShareGroup { // listed, so it exists, with or without members and offsets
+		r.committed, r.lags, err = c.fetchShareOffsets(ctx, coordinator, r.group)
 		return err
 	}
 	if r.committed, err = c.fetchCommitted(ctx, coordinator, r.group); err != nil {
@@ -301,39 +324,39 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	return leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}, nil
 }
 
-// describeGroup returns the group's state as its coordinator reports it, and whether the group
-// exists with members. DescribeGroups (through kafka-go's protocol package: its
+// describeGroup returns the group's state as its coordinator reports it, its kind (ClassicGroup,
+// ...), and whether the group exists with members. DescribeGroups (through kafka-go's protocol package: its
 // Client.DescribeGroups also decodes member metadata, which fails on groups that are not
 // consumer groups) answers for classic groups; a group it does not know (Dead, or
 // GROUP_ID_NOT_FOUND), a KIP-848 consumer group among them, is looked up with ListGroups on its
 // coordinator. A group neither knows is Dead without members: OffsetFetch then decides whether it
 // exists (its commits outlive its members).
-func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (string, bool, error) {
+func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (state, kind string, live bool, err error) {
 	m, err := c.brokers.RoundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
 	if err != nil {
-		return "", false, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
+		return "", "", false, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	res, ok := m.(*describegroups.Response)
 	if !ok || len(res.Groups) != 1 {
-		return "", false, fmt.Errorf("DescribeGroups for group %q: unexpected answer %T", group, m)
+		return "", "", false, fmt.Errorf("DescribeGroups for group %q: unexpected answer %T", group, m)
 	}
 	g := res.Groups[0]
 	switch code := kafka.Error(g.ErrorCode); {
 	case code == 0 && g.GroupState != "Dead":
-		return g.GroupState, len(g.Members) > 0, nil
+		return g.GroupState, ClassicGroup, len(g.Members) > 0, nil // DescribeGroups describes classic groups only
 	case code != 0 && code != kafka.GroupIdNotFound:
-		return "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
+		return "", "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
 	}
 	groups, err := c.listGroupsOn(ctx, coordinator, group)
 	if err != nil {
-		return "Dead", false, err
+		return "Dead", "", false, err
 	}
-	state, found := listedState(groups, group)
+	lg, found := listedGroup(groups, group)
 	if !found {
-		return "Dead", false, nil
+		return "Dead", "", false, nil
 	}
-	return state, state != "Empty" && state != "Dead", nil
+	return lg.GroupState, lg.GroupType, lg.GroupState != "Empty" && lg.GroupState != "Dead", nil
 }
 
 // fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for

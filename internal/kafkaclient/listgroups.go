@@ -30,7 +30,7 @@ func (c *Client) listedAnywhere(ctx context.Context, group string) (bool, error)
 		if err != nil {
 			return false, err
 		}
-		if _, found := listedState(groups, group); found {
+		if _, found := listedGroup(groups, group); found {
 			return true, nil
 		}
 	}
@@ -42,11 +42,20 @@ type listedGroupInfo struct {
 	coordinator  leader
 	state        string
 	protocolType string
+	groupType    string // ListGroups v5's; "" below
 }
 
-// shareGroupType is ListGroups' type of KIP-932 share groups, whose progress is not kept as
-// committed offsets (OffsetFetch does not serve them).
-const shareGroupType = "share"
+// byCoordinator is the ids of the listed share groups (share) or of the others (!share), by
+// the broker that listed them: their coordinator.
+func byCoordinator(listed map[string]listedGroupInfo, share bool) map[leader][]string {
+	out := map[leader][]string{}
+	for id, g := range listed {
+		if (g.groupType == ShareGroup) == share {
+			out[g.coordinator] = append(out[g.coordinator], id)
+		}
+	}
+	return out
+}
 
 // listAllGroups sends ListGroups to every broker at once and returns the groups whose id
 // matches, by id, with the broker that listed them: their coordinator.
@@ -67,10 +76,10 @@ func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *reg
 				return
 			}
 			for _, g := range groups {
-				if g.GroupType == shareGroupType || match != nil && !match.MatchString(g.GroupID) {
+				if match != nil && !match.MatchString(g.GroupID) {
 					continue
 				}
-				out[g.GroupID] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType}
+				out[g.GroupID] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType, groupType: g.GroupType}
 			}
 		})
 	}
@@ -107,15 +116,15 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wi
 	return lg.Groups, nil
 }
 
-// listedState is the state group has in groups (one broker's ListGroups answer; empty below
-// ListGroups v4); found is false when the broker does not list the group.
-func listedState(groups []wire.ListGroupsResponseGroup, group string) (state string, found bool) {
+// listedGroup is group's entry in groups (one broker's ListGroups answer: its state is empty
+// below ListGroups v4, its type below v5); found is false when the broker does not list the group.
+func listedGroup(groups []wire.ListGroupsResponseGroup, group string) (g wire.ListGroupsResponseGroup, found bool) {
 	for _, g := range groups {
 		if g.GroupID == group {
-			return g.GroupState, true
+			return g, true
 		}
 	}
-	return "", false
+	return g, false
 }
 
 // brokerCodeError: a broker answered a request about no topic or group with an error code. It

@@ -15,14 +15,17 @@ import (
 type lookup struct {
 	timestamp int64
 	op        string // for errors: what was asked
-	// order is the lookup's place in a round: earliest, by timestamp, max timestamp, latest. A
-	// broker handles one connection's requests in order, so every offset a read gets lies between
-	// its earliest and its latest.
+	// order is the lookup's place in a round: earliest first, latest last. A broker handles one
+	// connection's requests in order, so every offset a read gets lies between its earliest and
+	// its latest.
 	order int
 	// mayFindNone: the broker answers offset -1, without an error, when no record matches.
 	mayFindNone bool
 	needs       *feature // what the broker must serve for it; nil: every supported broker does
-	set         func(p *PartitionOffsets, offset, timestamp int64)
+	// optional: a leader that cannot answer (needs) is not asked, and its partitions' answers
+	// stay nil, where otherwise the read fails with an *UnsupportedError.
+	optional bool
+	set      func(p *PartitionOffsets, offset, timestamp int64)
 }
 
 // feature is a lookup that older brokers cannot answer.
@@ -36,28 +39,55 @@ type feature struct {
 var (
 	earliestLookup = lookup{timestamp: wire.TimestampEarliest, op: "ListOffsets (earliest)", order: 0,
 		set: func(p *PartitionOffsets, o, _ int64) { p.Earliest = o }}
-	timestampLookup = lookup{op: "ListOffsets (by timestamp)", order: 1, mayFindNone: true, // timestamp: the read's
+	timestampLookup = lookup{op: "ListOffsets (by timestamp)", order: 4, mayFindNone: true, // timestamp: the read's
 		set: func(p *PartitionOffsets, o, _ int64) {
 			if o >= 0 { // -1: no record at or after the timestamp
 				p.TimestampOffset = &o
 			}
 		}}
-	maxTimestampLookup = lookup{timestamp: wire.TimestampMax, op: "ListOffsets (max timestamp)", order: 2, mayFindNone: true,
+	maxTimestampLookup = lookup{timestamp: wire.TimestampMax, op: "ListOffsets (max timestamp)", order: 5, mayFindNone: true,
 		needs: &feature{what: "the max timestamp offset", kip: "KIP-734", version: wire.MaxTimestampVersion, since: "3.0"},
 		set: func(p *PartitionOffsets, o, ts int64) {
 			if o >= 0 { // -1: the partition holds no record (or, read_committed, none below the LSO)
 				p.MaxTimestampOffset, p.MaxTimestamp = &o, &ts
 			}
 		}}
-	latestLookup = lookup{timestamp: wire.TimestampLatest, op: "ListOffsets (latest)", order: 3,
+	latestLookup = lookup{timestamp: wire.TimestampLatest, op: "ListOffsets (latest)", order: 6,
 		set: func(p *PartitionOffsets, o, _ int64) { p.Latest = o }}
 )
+
+// The tiered-storage lookups (KIP-405), optional: -1 (nothing in remote storage) and a broker too
+// old leave them nil.
+var (
+	earliestLocalLookup = tieredLookup(wire.TimestampEarliestLocal, "earliest local", 1,
+		feature{what: "the earliest local offset", kip: "KIP-405", version: wire.EarliestLocalVersion, since: "3.5"},
+		func(p *PartitionOffsets) **int64 { return &p.EarliestLocal })
+	latestTieredLookup = tieredLookup(wire.TimestampLatestTiered, "latest tiered", 2,
+		feature{what: "the latest tiered offset", kip: "KIP-1005", version: wire.LatestTieredVersion, since: "3.9"},
+		func(p *PartitionOffsets) **int64 { return &p.LatestTiered })
+	earliestPendingUploadLookup = tieredLookup(wire.TimestampEarliestPendingUpload, "earliest pending upload", 3,
+		feature{what: "the earliest pending upload offset", kip: "KIP-1023", version: wire.EarliestPendingUploadVersion, since: "4.2"},
+		func(p *PartitionOffsets) **int64 { return &p.EarliestPendingUpload })
+	tieredLookups = []lookup{earliestLocalLookup, latestTieredLookup, earliestPendingUploadLookup}
+)
+
+func tieredLookup(ts int64, name string, order int, needs feature, field func(*PartitionOffsets) **int64) lookup {
+	return lookup{timestamp: ts, op: "ListOffsets (" + name + ")", order: order, mayFindNone: true, needs: &needs, optional: true,
+		set: func(p *PartitionOffsets, o, _ int64) {
+			if o >= 0 {
+				*field(p) = &o
+			}
+		}}
+}
 
 // lookups are the lookups req asks for, in the order of a round.
 func lookups(req OffsetsRequest) []lookup {
 	var out []lookup
 	if !req.latestOnly {
 		out = append(out, earliestLookup)
+	}
+	if req.TieredOffsets {
+		out = append(out, tieredLookups...)
 	}
 	if req.TimestampMs != nil {
 		l := timestampLookup
@@ -72,7 +102,7 @@ func lookups(req OffsetsRequest) []lookup {
 
 // lookupOf is the lookup that sends timestamp ts.
 func lookupOf(ts int64) lookup {
-	for _, l := range []lookup{earliestLookup, maxTimestampLookup, latestLookup} {
+	for _, l := range append([]lookup{earliestLookup, maxTimestampLookup, latestLookup}, tieredLookups...) {
 		if l.timestamp == ts {
 			return l
 		}

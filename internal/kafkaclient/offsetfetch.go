@@ -70,17 +70,13 @@ const maxGroupsPerOffsetFetch = 1000
 // groups gets one connection, not one per group. A group that vanished since ListGroups
 // (GROUP_ID_NOT_FOUND) is left out.
 func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, error) {
-	byCoordinator := map[leader][]string{}
-	for id, g := range listed {
-		byCoordinator[g.coordinator] = append(byCoordinator[g.coordinator], id)
-	}
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
 		errs []error
 		out  = map[string][]wire.OffsetFetchResponseTopic{}
 	)
-	for coordinator, groups := range byCoordinator {
+	for coordinator, groups := range byCoordinator(listed, false) { // a share group commits nothing: fetchAllShareOffsets reads it
 		wg.Go(func() {
 			fetched, err := c.fetchFromCoordinator(ctx, coordinator, groups)
 			mu.Lock()

@@ -34,6 +34,9 @@ type OffsetsRequest struct {
 	TimestampMs *int64
 	// MaxTimestamp also asks for the record with the largest timestamp (KIP-734; Kafka 3.0+).
 	MaxTimestamp bool
+	// TieredOffsets also asks for the tiered-storage offsets (KIP-405), of each leader that
+	// serves them (EarliestLocal and the others stay nil where it does not).
+	TieredOffsets bool
 
 	latestOnly bool // consumer-group lag needs only Latest: skip the earliest lookup
 }
@@ -51,9 +54,24 @@ type PartitionOffsets struct {
 	// when no record is that late (the broker answers -1: a consumer would start at Latest).
 	TimestampOffset *int64
 	// MaxTimestampOffset and MaxTimestamp locate the record with the largest timestamp
-	// (ListOffsets timestamp -3); nil when the partition holds no record.
+	// (ListOffsets timestamp -3); nil when the partition holds no record, and when
+	// MaxTimestampLocalOnly.
 	MaxTimestampOffset *int64
 	MaxTimestamp       *int64
+	// MaxTimestampLocalOnly: with TieredOffsets, the partition has records in remote storage
+	// only (EarliestLocal > Earliest), which the broker's max-timestamp lookup does not scan
+	// (KAFKA-17552): its answer is dropped.
+	MaxTimestampLocalOnly bool
+
+	// With TieredOffsets, the tiered-storage offsets (KIP-405), nil where the leader serves
+	// ListOffsets below the version that answers them. EarliestLocal (-4, v8) is the first
+	// offset still on the leader's disk, Earliest on a topic without remote storage.
+	// LatestTiered (-5, v9, KIP-1005) is the last offset in remote storage and
+	// EarliestPendingUpload (-6, v11, KIP-1023) the first not yet there; both nil when the
+	// broker answers -1: nothing is in remote storage, or the topic has none.
+	EarliestLocal         *int64
+	LatestTiered          *int64
+	EarliestPendingUpload *int64
 }
 
 // Offsets reads the requested offsets of a topic's partitions within the Client's timeout, sorted
@@ -117,54 +135,59 @@ func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, lead
 	for tp, l := range leaders {
 		byLeader[l] = append(byLeader[l], tp)
 	}
-	ls := lookups(req)
-	if err := c.checkLeadersServe(ctx, byLeader, ls); err != nil {
+	asked, err := c.leaderLookups(ctx, byLeader, lookups(req))
+	if err != nil {
 		return nil, err
-	}
-	keys := make([]lookupKey, len(ls))
-	for i, l := range ls {
-		keys[i] = lookupKey{isolation: req.Isolation, timestamp: l.timestamp}
 	}
 	rounds := make(map[leader]*round, len(byLeader))
 	for l, tps := range byLeader {
+		keys := make([]lookupKey, len(asked[l]))
+		for i, lk := range asked[l] {
+			keys[i] = lookupKey{isolation: req.Isolation, timestamp: lk.timestamp}
+		}
 		r, err := c.enqueue(ctx, l, tps, keys)
 		if err != nil {
 			return nil, err // the rounds already joined are served without this read
 		}
 		rounds[l] = r
 	}
-	out, err := c.collect(ctx, byLeader, rounds, ls, keys)
+	out, err := c.collect(ctx, byLeader, rounds, req.Isolation, asked)
 	if err != nil {
 		return nil, err
 	}
 	return settleAll(req, out)
 }
 
-// checkLeadersServe refuses a lookup that a leader cannot answer, from the ListOffsets version
-// its connection negotiated (lookup.servedBy).
-func (c *Client) checkLeadersServe(ctx context.Context, byLeader map[leader][]topicPartition, ls []lookup) error {
-	for _, lk := range ls {
-		if lk.needs == nil {
-			continue
-		}
-		for l := range byLeader {
-			conn, err := c.brokers.Get(ctx, l.address)
-			if err != nil {
-				return c.requestError(lk.op, l.address, int(l.id), err)
+// leaderLookups are the lookups of ls that each leader is asked, from the ListOffsets version its
+// connection negotiated (lookup.servedBy): an optional lookup that a leader cannot answer is left
+// out for it; any other refuses the read.
+func (c *Client) leaderLookups(ctx context.Context, byLeader map[leader][]topicPartition, ls []lookup) (map[leader][]lookup, error) {
+	asked := make(map[leader][]lookup, len(byLeader))
+	for l := range byLeader {
+		for _, lk := range ls {
+			if lk.needs != nil {
+				conn, err := c.brokers.Get(ctx, l.address)
+				if err != nil {
+					return nil, c.requestError(lk.op, l.address, int(l.id), err)
+				}
+				served, _ := conn.Version(protocol.ListOffsets)
+				if err := lk.servedBy(l.address, served); err != nil {
+					if lk.optional {
+						continue
+					}
+					return nil, err
+				}
 			}
-			served, _ := conn.Version(protocol.ListOffsets)
-			if err := lk.servedBy(l.address, served); err != nil {
-				return err
-			}
+			asked[l] = append(asked[l], lk)
 		}
 	}
-	return nil
+	return asked, nil
 }
 
 // collect waits for each leader's round and takes the answers of its partitions, one per
-// lookup (ls, sent as keys). It reports the first error of any answer (firstError).
+// lookup asked of it. It reports the first error of any answer (firstError).
 func (c *Client) collect(ctx context.Context, byLeader map[leader][]topicPartition, rounds map[leader]*round,
-	ls []lookup, keys []lookupKey,
+	isolation Isolation, asked map[leader][]lookup,
 ) (map[topicPartition]*PartitionOffsets, error) {
 	out := make(map[topicPartition]*PartitionOffsets)
 	var errs []error
@@ -177,8 +200,8 @@ func (c *Client) collect(ctx context.Context, byLeader map[leader][]topicPartiti
 		for _, tp := range byLeader[l] {
 			po := &PartitionOffsets{Partition: tp.partition}
 			out[tp] = po
-			for i, lk := range ls {
-				a := r.asks[keys[i]][askKey{tp.topic, int32(tp.partition)}]
+			for _, lk := range asked[l] {
+				a := r.asks[lookupKey{isolation: isolation, timestamp: lk.timestamp}][askKey{tp.topic, int32(tp.partition)}]
 				if a.err != nil {
 					errs = append(errs, a.err)
 					continue
@@ -253,7 +276,9 @@ func joinInts(ps []int32) string {
 // settle checks one partition's answers against each other. Read in order, earliest <= every
 // record offset < latest unless the broker contradicts itself (say, mid leader change): then ask
 // again rather than report it. The max-timestamp lookup ignores the log start offset, so a
-// record deleted by DeleteRecords can come back: it is no longer in the partition, so null.
+// record deleted by DeleteRecords can come back: it is no longer in the partition, so null. It
+// also scans local segments only (KAFKA-17552): where records lie in remote storage only, its
+// answer is dropped (MaxTimestampLocalOnly).
 func settle(req OffsetsRequest, p *PartitionOffsets) error {
 	inconsistent := func(what string, v int64) error {
 		other := ""
@@ -271,6 +296,9 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 	}
 	if o := p.TimestampOffset; o != nil && (*o < p.Earliest || *o >= p.Latest) {
 		return inconsistent("offset at the timestamp", *o)
+	}
+	if req.MaxTimestamp && p.EarliestLocal != nil && *p.EarliestLocal > p.Earliest {
+		p.MaxTimestampOffset, p.MaxTimestamp, p.MaxTimestampLocalOnly = nil, nil, true
 	}
 	if o := p.MaxTimestampOffset; o != nil {
 		switch {

@@ -30,13 +30,16 @@ func NewConsumerGroupOffsetsDataSource() datasource.DataSource {
 }
 
 type consumerGroupOffsetsModel struct {
-	GroupID        types.String    `tfsdk:"group_id"`
-	Topics         types.Set       `tfsdk:"topics"`
-	IsolationLevel types.String    `tfsdk:"isolation_level"`
-	State          types.String    `tfsdk:"state"`
-	TotalLag       types.Int64     `tfsdk:"total_lag"`
-	Partitions     types.List      `tfsdk:"partitions"`
-	Wait           *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
+	GroupID         types.String    `tfsdk:"group_id"`
+	Topics          topicSetValue   `tfsdk:"topics"`
+	IsolationLevel  types.String    `tfsdk:"isolation_level"`
+	FetchTimestamps types.Bool      `tfsdk:"fetch_timestamps"`
+	State           types.String    `tfsdk:"state"`
+	GroupType       types.String    `tfsdk:"group_type"`
+	TotalLag        types.Int64     `tfsdk:"total_lag"`
+	MaxTimeLagMs    types.Int64     `tfsdk:"max_time_lag_ms"`
+	Partitions      types.List      `tfsdk:"partitions"`
+	Wait            *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
 
 // groupPartitionAttrs is one entry of partitions.
@@ -47,6 +50,9 @@ func groupPartitionAttrs(p kafkaclient.GroupPartitionOffsets) map[string]attr.Va
 		"committed_offset": types.Int64PointerValue(p.Committed),
 		"latest_offset":    types.Int64Value(p.Latest),
 		"lag":              types.Int64PointerValue(p.Lag),
+		// null unless the read asked for them (fetch_timestamps): time_lag_attributes.go
+		"next_record_timestamp": nextRecordTime(p),
+		"time_lag_ms":           types.Int64PointerValue(p.LagMs),
 	}
 }
 
@@ -55,7 +61,11 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 	"topic":     schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
 	"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
 	"committed_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's " +
-		"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit."},
+		"committed offset (OffsetFetch): the next offset it will read. `null` when it has no commit. " +
+		"For a share group (`group_type = \"share\"`), which commits nothing, the share-partition start " +
+		"offset (DescribeShareGroupOffsets, KIP-932; `START-OFFSET` of `kafka-share-groups.sh --describe`): " +
+		"every record before it is acknowledged or archived; `null` where the group has no state for " +
+		"the partition."},
 	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
 		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
 	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
@@ -67,8 +77,22 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
 		"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
 		"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
-		"warning. `null` when there is no commit."},
+		"warning. `null` when there is no commit. For a share group, the share-partition lag as its " +
+		"coordinator counts it (DescribeShareGroupOffsets v1, KIP-1226, Kafka 4.2+; `LAG` of " +
+		"`kafka-share-groups.sh --describe`): the records from the start offset to the high watermark " +
+		"not yet acknowledged, so it may be less than `latest_offset - committed_offset` (records " +
+		"acknowledged out of order past the start offset do not count). On Kafka 4.0 and 4.1, which do " +
+		"not answer it, `latest_offset - committed_offset`: an upper bound, never less than what is left " +
+		"to deliver."},
+	"next_record_timestamp": nextRecordTimestampAttribute,
+	"time_lag_ms":           timeLagMsAttribute,
 }}
+
+// groupOffsetsEmptyTopics is what `topics = []` would have meant here (C21).
+var groupOffsetsEmptyTopics = emptyTopics{
+	meaning: "nothing would be read, and total_lag would be 0 with no partitions: \"caught up\"",
+	unset:   "every topic the group has committed offsets for",
+}
 
 func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_consumer_group_offsets"
@@ -79,7 +103,9 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 		MarkdownDescription: "A consumer group's committed offsets and lag per partition, read with Kafka's " +
 			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
 			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
-			"FindCoordinator and ListGroups.",
+			"FindCoordinator and ListGroups. A share group (KIP-932, Kafka 4), which commits nothing, answers " +
+			"its share-partition start offsets and lags (DescribeShareGroupOffsets) in `committed_offset` and " +
+			"`lag`, so that `total_lag` and the `wait` block gate on it as on a consumer group.",
 		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{
@@ -89,19 +115,31 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			},
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
+				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
 				Optional:    true,
 				MarkdownDescription: "Restrict the read to these topics: every partition of each, with " +
 					"`committed_offset` and `lag` `null` where the group has no commit. Default: every topic the " +
-					"group has committed offsets for (again every partition of each).",
-				Validators: topicSetValidators,
+					"group has committed offsets for (again every partition of each). An empty set is an error " +
+					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would read " +
+					"nothing and show `total_lag` 0.",
+				Validators: topicSetValidators(groupOffsetsEmptyTopics),
 			},
-			"isolation_level": isolationLevelAttribute(),
+			"isolation_level":  isolationLevelAttribute(),
+			"fetch_timestamps": fetchTimestampsAttribute(),
 			"state": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The group's state as its coordinator reports it: for classic groups " +
 					"(DescribeGroups) `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty` (no members, " +
 					"offsets kept) or `Dead`; for consumer-protocol groups (ListGroups) `Stable`, `Assigning`, " +
-					"`Reconciling`, `Empty` or `Dead`.",
+					"`Reconciling`, `Empty` or `Dead`; for share groups (ListGroups) `Stable`, `Empty` or `Dead`.",
+			},
+			"group_type": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The group's kind: `classic` (the classic protocol, which DescribeGroups " +
+					"describes), `consumer` (KIP-848), `share` (KIP-932: a queue-like group whose members " +
+					"acknowledge records one by one; its progress is read with DescribeShareGroupOffsets, see " +
+					"`committed_offset` and `lag`) or `streams` (KIP-1071), as ListGroups v5 (KIP-1043, Kafka " +
+					"3.8+) names it. `null` where the broker does not say (ListGroups before v5).",
 			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
@@ -109,6 +147,10 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 					"the log end) does not cancel another partition's real lag, and does not count as caught up " +
 					"either: gate on every `lag >= 0` too. Partitions without a commit are left out: check " +
 					"`committed_offset` for `null` to gate on them.",
+			},
+			"max_time_lag_ms": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: maxTimeLagMsDescription,
 			},
 			"partitions": schema.ListNestedAttribute{
 				Computed:            true,
@@ -129,8 +171,9 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
-	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel)}
-	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
+	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel),
+		FetchTimestamps: m.FetchTimestamps.ValueBool() || m.Wait.waitsForTime()}
+	q.Topics = topicSet(ctx, m.Topics.SetValue, groupOffsetsEmptyTopics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -145,13 +188,19 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		addOffsetsOverflow(&resp.Diagnostics, "total_lag")
 	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
+	addTimeLagWarnings(&resp.Diagnostics, q.GroupID, res.Partitions)
 	m.Partitions = nestedList(groupPartitionObject, res.Partitions, groupPartitionAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
 	m.State = types.StringValue(res.State)
+	m.GroupType = stringOrNull(res.Type)
 	m.TotalLag = types.Int64Value(total)
+	m.MaxTimeLagMs = types.Int64Null()
+	if q.FetchTimestamps {
+		m.MaxTimeLagMs = types.Int64PointerValue(kafkaclient.MaxTimeLag(res.Partitions))
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

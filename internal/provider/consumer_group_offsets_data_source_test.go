@@ -36,7 +36,13 @@ type groupEntry struct {
 	committed, latest int64
 }
 
+// check is the entry of a read without fetch_timestamps: its time-lag attributes are null.
 func (e groupEntry) check() knownvalue.Check {
+	return e.checkTime(knownvalue.Null(), knownvalue.Null())
+}
+
+// checkTime is the entry with next_record_timestamp and time_lag_ms as checked.
+func (e groupEntry) checkTime(next, timeLagMs knownvalue.Check) knownvalue.Check {
 	committed, lag := knownvalue.Check(knownvalue.Null()), knownvalue.Check(knownvalue.Null())
 	if e.committed >= 0 {
 		committed, lag = knownvalue.Int64Exact(e.committed), knownvalue.Int64Exact(e.latest-e.committed)
@@ -44,6 +50,7 @@ func (e groupEntry) check() knownvalue.Check {
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
 		"topic": knownvalue.StringExact(e.topic), "partition": knownvalue.Int64Exact(e.partition),
 		"committed_offset": committed, "latest_offset": knownvalue.Int64Exact(e.latest), "lag": lag,
+		"next_record_timestamp": next, "time_lag_ms": timeLagMs,
 	})
 }
 
@@ -218,20 +225,10 @@ func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
 	}
 }
 
-// A principal that may DESCRIBE the group and one of its two topics: by default the broker's
-// OffsetFetch leaves the other topic out (documented), and listing it in topics is an error that
-// names Kafka's code and the ACL to grant.
-func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
-	k := acctest.Connect(t)
-	auth := acctest.Auth(t)
-	allowed := k.CreateTopic(acctest.TopicName(t, "-allowed"), 1, nil)
-	denied := k.CreateTopic(acctest.TopicName(t, "-denied"), 1, nil)
-	group := allowed + "-group"
-	k.Produce(allowed, 0, 5)
-	k.Produce(denied, 0, 7)
-	k.CommitOffsets(group, map[string]map[int32]int64{allowed: {0: 2}, denied: {0: 3}})
-	user, password := k.LimitedUser([]string{group}, []string{allowed})
-	config := func(extra string) string {
+// limitedGroupConfig reads group over SASL/SCRAM as a user of acctest's LimitedUser, with
+// extra arguments.
+func limitedGroupConfig(auth *acctest.AuthBroker, user, password, group string) func(extra string) string {
+	return func(extra string) string {
 		return fmt.Sprintf(`
 provider "kafka" {
   bootstrap_servers = [%q]
@@ -247,6 +244,22 @@ data "kafka_consumer_group_offsets" "test" {
 }
 `, auth.SASLPlaintext, user, password, group, extra)
 	}
+}
+
+// A principal that may DESCRIBE the group and one of its two topics: by default the broker's
+// OffsetFetch leaves the other topic out (documented), and listing it in topics is an error that
+// names Kafka's code and the ACL to grant.
+func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
+	k := acctest.Connect(t)
+	auth := acctest.Auth(t)
+	allowed := k.CreateTopic(acctest.TopicName(t, "-allowed"), 1, nil)
+	denied := k.CreateTopic(acctest.TopicName(t, "-denied"), 1, nil)
+	group := allowed + "-group"
+	k.Produce(allowed, 0, 5)
+	k.Produce(denied, 0, 7)
+	k.CommitOffsets(group, map[string]map[int32]int64{allowed: {0: 2}, denied: {0: 3}})
+	user, password := k.LimitedUser([]string{group}, []string{allowed})
+	config := limitedGroupConfig(auth, user, password, group)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{

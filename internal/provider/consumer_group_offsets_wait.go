@@ -24,9 +24,14 @@ import (
 
 type groupWaitModel struct {
 	MaxTotalLag  types.Int64          `tfsdk:"max_total_lag"`
+	MaxTimeLag   timetypes.GoDuration `tfsdk:"max_time_lag"`
+	StallTimeout timetypes.GoDuration `tfsdk:"stall_timeout"`
 	Timeout      timetypes.GoDuration `tfsdk:"timeout"`
 	PollInterval timetypes.GoDuration `tfsdk:"poll_interval"`
 }
+
+// waitsForTime: the wait has a time-lag condition, so its reads need the timestamps.
+func (w *groupWaitModel) waitsForTime() bool { return w != nil && !w.MaxTimeLag.IsNull() }
 
 // Bounds of the wait: a day at most, as the provider's timeout; a poll at most every second.
 const (
@@ -39,20 +44,47 @@ const (
 func groupWaitBlock() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "Wait for the group to catch up: read again every `poll_interval` until " +
-			"`total_lag <= max_total_lag` **and** every partition read has a commit with a `lag` of 0 or more " +
+			"the lag conditions hold (`total_lag <= max_total_lag`, and with `max_time_lag` every partition's " +
+			"`time_lag_ms` at most that: both where both are set, only the time lag where only `max_time_lag` " +
+			"is set, `total_lag <= 0` where neither is) **and** every partition read has a commit with a `lag` of 0 or more " +
 			"(a negative `lag`, a commit past the log end, is not progress; with `topics` set, every " +
 			"partition of those topics; without it, every partition of the topics the group has committed on, " +
 			"and at least one), or fail when `timeout` runs out, naming the partitions still behind with their " +
-			"last figures. A group not found yet is waited for too. Progress is logged (`TF_LOG=INFO`) while " +
+			"last figures, or earlier when `stall_timeout` says the group has stopped. A group not found yet is " +
+			"waited for too. Each read's progress is logged at INFO (`TF_LOG=INFO`: total lag, max time lag, " +
+			"committed offsets per second, and an estimate of the time left from how fast the lag shrinks) while " +
 			"Terraform prints \"Still reading...\". The provider's `timeout` still bounds each single read. " +
 			"For a wait during `apply` (after the change that starts the drain), give the data source a " +
 			"`depends_on` on that change: see the gating guide.",
 		Validators: []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("timeout"))},
 		Attributes: map[string]schema.Attribute{
 			"max_total_lag": schema.Int64Attribute{
-				Optional:            true,
-				MarkdownDescription: "Done when `total_lag` is at most this, in offsets. Default 0.",
-				Validators:          []validator.Int64{int64validator.AtLeast(0)},
+				Optional: true,
+				MarkdownDescription: "Done when `total_lag` is at most this, in offsets. Default 0 when " +
+					"`max_time_lag` is not set; no offset condition when only `max_time_lag` is.",
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"max_time_lag": schema.StringAttribute{
+				CustomType: timetypes.GoDurationType{},
+				Optional:   true,
+				MarkdownDescription: fmt.Sprintf("Done when every partition read has a `time_lag_ms` at most this, "+
+					"as a Go duration such as `\"60s\"`, from `\"0s\"` to `%q`: the oldest unread record of every "+
+					"partition is at most this old. For live topics, whose offset lag never reaches 0. Reads the "+
+					"timestamps as `fetch_timestamps = true` does (and needs the same READ ACL). A partition whose "+
+					"`time_lag_ms` is `null` (a record without a timestamp) is never done.", shortDuration(maxWaitDuration)),
+				Validators: []validator.String{durationBetween(0, maxWaitDuration)},
+			},
+			"stall_timeout": schema.StringAttribute{
+				CustomType: timetypes.GoDurationType{},
+				Optional:   true,
+				MarkdownDescription: fmt.Sprintf("Fail before `timeout` when no partition's committed offset has "+
+					"moved for this long while the group is behind (Burrow's \"stalled consumer\" rule), naming the "+
+					"group's state and the partitions still behind: a stopped consumer then costs this long, not the "+
+					"whole `timeout`. A Go duration from `%q` to `%q`, counted from the first read that found the "+
+					"group; choose it longer than the group's commit interval (`auto.commit.interval.ms`, 5 s by "+
+					"default) and `poll_interval`. Default: no stall check.", shortDuration(minWaitDuration),
+					shortDuration(maxWaitDuration)),
+				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},
 			"timeout": schema.StringAttribute{
 				CustomType: timetypes.GoDurationType{},
@@ -76,21 +108,38 @@ func groupWaitBlock() schema.SingleNestedBlock {
 
 // waitSettings are a known wait block's values.
 type waitSettings struct {
-	maxTotalLag  int64
+	maxTotalLag  *int64         // nil: no offset condition (only max_time_lag is set)
+	maxTimeLag   *time.Duration // nil: no time condition
+	stallTimeout time.Duration  // 0: no stall check
 	timeout      time.Duration
 	pollInterval time.Duration
 }
 
 func (w *groupWaitModel) settings(diags *diag.Diagnostics) waitSettings {
-	s := waitSettings{maxTotalLag: w.MaxTotalLag.ValueInt64(), pollInterval: defaultPollInterval}
-	var d diag.Diagnostics
-	s.timeout, d = w.Timeout.ValueGoDuration()
-	diags.Append(d...)
+	s := waitSettings{pollInterval: defaultPollInterval}
+	s.timeout = goDuration(w.Timeout, diags)
 	if !w.PollInterval.IsNull() {
-		s.pollInterval, d = w.PollInterval.ValueGoDuration()
-		diags.Append(d...)
+		s.pollInterval = goDuration(w.PollInterval, diags)
+	}
+	if !w.StallTimeout.IsNull() {
+		s.stallTimeout = goDuration(w.StallTimeout, diags)
+	}
+	if !w.MaxTimeLag.IsNull() {
+		d := goDuration(w.MaxTimeLag, diags)
+		s.maxTimeLag = &d
+	}
+	if !w.MaxTotalLag.IsNull() || s.maxTimeLag == nil {
+		n := w.MaxTotalLag.ValueInt64() // 0 when unset
+		s.maxTotalLag = &n
 	}
 	return s
+}
+
+// goDuration is a known duration attribute's value.
+func goDuration(v timetypes.GoDuration, diags *diag.Diagnostics) time.Duration {
+	d, ds := v.ValueGoDuration()
+	diags.Append(ds...)
+	return d
 }
 
 // readGroupOffsets reads the group once, or with a wait block until it has caught up; failures
@@ -110,11 +159,19 @@ func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkacl
 		}
 		res, err = waitForGroup(ctx, q.GroupID, s, read)
 	}
-	var behind *groupBehindError
+	var (
+		behind  *groupBehindError
+		stalled *groupStalledError
+	)
 	switch {
+	case errors.As(err, &stalled):
+		diags.AddAttributeError(path.Root("wait").AtName("stall_timeout"), "Consumer group stalled", err.Error()+
+			". Check the group's consumers: are they running, do they commit, do they fail on a record? Raise "+
+			"wait.stall_timeout if they commit less often.")
+		return res, false
 	case errors.As(err, &behind):
 		diags.AddAttributeError(path.Root("wait").AtName("timeout"), "Consumer group has not caught up", err.Error()+
-			". Raise wait.timeout or wait.max_total_lag, or check the group's consumers (are they running, "+
+			". Raise wait.timeout, wait.max_total_lag or wait.max_time_lag, or check the group's consumers (are they running, "+
 			"and do they commit?).")
 		return res, false
 	case err != nil:
@@ -127,14 +184,15 @@ func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkacl
 // groupProgress is what one read says about the wait's condition.
 type groupProgress struct {
 	totalLag    int64                               // kafkaclient.TotalLag: the positive lags; -1 beyond int64
+	maxTimeLag  *int64                              // kafkaclient.MaxTimeLag, in ms, when the reads fetch timestamps
 	behind      []kafkaclient.GroupPartitionOffsets // lag > 0
 	pastEnd     []kafkaclient.GroupPartitionOffsets // lag < 0: a commit past the log end, not progress
 	uncommitted []kafkaclient.GroupPartitionOffsets
-	partitions  int
+	partitions  []kafkaclient.GroupPartitionOffsets // all of them
 }
 
 func progressOf(res kafkaclient.GroupOffsets) groupProgress {
-	p := groupProgress{partitions: len(res.Partitions)}
+	p := groupProgress{partitions: res.Partitions, maxTimeLag: kafkaclient.MaxTimeLag(res.Partitions)}
 	for _, gp := range res.Partitions {
 		switch {
 		case gp.Lag == nil:
@@ -152,8 +210,26 @@ func progressOf(res kafkaclient.GroupOffsets) groupProgress {
 	return p
 }
 
-func (p groupProgress) done(maxTotalLag int64) bool {
-	return p.partitions > 0 && len(p.uncommitted) == 0 && len(p.pastEnd) == 0 && p.totalLag >= 0 && p.totalLag <= maxTotalLag
+// done: every partition has a commit inside the log, and the lag conditions that s sets hold.
+func (p groupProgress) done(s waitSettings) bool {
+	if len(p.partitions) == 0 || len(p.uncommitted) > 0 || len(p.pastEnd) > 0 || p.totalLag < 0 {
+		return false
+	}
+	if s.maxTotalLag != nil && p.totalLag > *s.maxTotalLag {
+		return false
+	}
+	return s.maxTimeLag == nil || (p.maxTimeLag != nil && *p.maxTimeLag <= s.maxTimeLag.Milliseconds())
+}
+
+// lateInTime are the partitions whose time lag is unknown or above the wait's max_time_lag.
+func (p groupProgress) lateInTime(s waitSettings) []kafkaclient.GroupPartitionOffsets {
+	var late []kafkaclient.GroupPartitionOffsets
+	for _, gp := range p.partitions {
+		if gp.Lag != nil && *gp.Lag >= 0 && (gp.LagMs == nil || *gp.LagMs > s.maxTimeLag.Milliseconds()) {
+			late = append(late, gp)
+		}
+	}
+	return late
 }
 
 // groupBehindError: the wait ran out before the group caught up.
@@ -174,16 +250,30 @@ func (e *groupBehindError) Error() string {
 	if e.lastFail != nil {
 		fmt.Fprintf(&b, "; the last read failed: %v", e.lastFail)
 	}
-	if e.last == nil {
-		return b.String()
+	if e.last != nil {
+		e.last.describe(&b, e.s)
 	}
-	p := e.last
-	if p.partitions == 0 {
+	return b.String()
+}
+
+// describe writes the last read's figures that keep the wait from ending.
+func (p *groupProgress) describe(b *strings.Builder, s waitSettings) {
+	if len(p.partitions) == 0 {
 		b.WriteString("; the group has committed on no partition yet (set topics to name the ones to wait for)")
-		return b.String()
+		return
 	}
-	fmt.Fprintf(&b, "; last read: total_lag %d (max_total_lag %d)", p.totalLag, e.s.maxTotalLag)
-	if len(p.behind) > 0 {
+	fmt.Fprintf(b, "; last read: total_lag %d", p.totalLag)
+	if s.maxTotalLag != nil {
+		fmt.Fprintf(b, " (max_total_lag %d)", *s.maxTotalLag)
+	}
+	if s.maxTimeLag != nil {
+		fmt.Fprintf(b, ", max_time_lag_ms %s (max_time_lag %s)", optionalMs(p.maxTimeLag), s.maxTimeLag)
+		if late := p.lateInTime(s); len(late) > 0 {
+			b.WriteString("; partitions behind in time: ")
+			b.WriteString(listPartitions(late, timeFigures))
+		}
+	}
+	if len(p.behind) > 0 && s.maxTotalLag != nil {
 		b.WriteString("; partitions behind: ")
 		b.WriteString(listPartitions(p.behind, committedFigures))
 	}
@@ -197,12 +287,25 @@ func (e *groupBehindError) Error() string {
 			return fmt.Sprintf("%s/%d (latest %d)", gp.Topic, gp.Partition, gp.Latest)
 		}))
 	}
-	return b.String()
+}
+
+// optionalMs writes a time lag in ms, "null" for nil.
+func optionalMs(ms *int64) string {
+	if ms == nil {
+		return "null"
+	}
+	return fmt.Sprint(*ms)
 }
 
 // committedFigures shows a committed partition's last figures.
 func committedFigures(gp kafkaclient.GroupPartitionOffsets) string {
 	return fmt.Sprintf("%s/%d (committed %d, latest %d, lag %d)", gp.Topic, gp.Partition, *gp.Committed, gp.Latest, *gp.Lag)
+}
+
+// timeFigures shows a partition's time lag beside its offsets.
+func timeFigures(gp kafkaclient.GroupPartitionOffsets) string {
+	return fmt.Sprintf("%s/%d (committed %d, lag %d, time_lag_ms %s, next record %s)", gp.Topic, gp.Partition,
+		*gp.Committed, *gp.Lag, optionalMs(gp.LagMs), nextRecordTime(gp).ValueString())
 }
 
 func listPartitions(ps []kafkaclient.GroupPartitionOffsets, show func(kafkaclient.GroupPartitionOffsets) string) string {
@@ -216,13 +319,14 @@ func listPartitions(ps []kafkaclient.GroupPartitionOffsets, show func(kafkaclien
 	return strings.Join(parts, ", ")
 }
 
-// waitForGroup reads until the group has caught up or s.timeout has passed. A read that fails
-// for another reason than "group not found" ends the wait at once: it would fail the same way.
+// waitForGroup reads until the group has caught up, s.timeout has passed, or (with
+// s.stallTimeout) its commits stopped moving. A read that fails for another reason than "group
+// not found" ends the wait at once: it would fail the same way.
 func waitForGroup(ctx context.Context, group string, s waitSettings, read func(context.Context) (kafkaclient.GroupOffsets, error)) (kafkaclient.GroupOffsets, error) {
-	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	behind := &groupBehindError{group: group, s: s}
+	track := newProgressTracker(time.Now())
 	for {
 		next := time.Now().Add(s.pollInterval)
 		res, err := read(ctx)
@@ -231,17 +335,20 @@ func waitForGroup(ctx context.Context, group string, s waitSettings, read func(c
 		switch {
 		case err == nil:
 			p := progressOf(res)
-			if p.done(s.maxTotalLag) {
+			now := time.Now()
+			rate := track.observe(now, p)
+			if p.done(s) {
 				tflog.Info(ctx, "consumer group has caught up", map[string]any{
-					"total_lag": p.totalLag, "reads": behind.reads, "elapsed": time.Since(start).Round(time.Millisecond).String(),
+					"total_lag": p.totalLag, "max_time_lag_ms": optionalMs(p.maxTimeLag), "reads": behind.reads,
+					"elapsed": track.elapsed(now).Round(time.Millisecond).String(),
 				})
 				return res, nil
 			}
 			behind.last, behind.lastFail = &p, nil
-			tflog.Info(ctx, "waiting for the consumer group to catch up", map[string]any{
-				"total_lag": p.totalLag, "max_total_lag": s.maxTotalLag, "partitions_behind": len(p.behind),
-				"partitions_without_commit": len(p.uncommitted), "partitions_past_log_end": len(p.pastEnd), "elapsed": time.Since(start).Round(time.Second).String(),
-			})
+			logWaiting(ctx, p, rate, track.elapsed(now))
+			if s.stallTimeout > 0 && track.stalledFor(now) >= s.stallTimeout {
+				return res, &groupStalledError{group: group, state: res.State, s: s, since: track.stalledFor(now), last: p}
+			}
 		case errors.As(err, &missing):
 			behind.lastFail = err
 			tflog.Info(ctx, "waiting for the consumer group to appear", map[string]any{"error": err.Error()})
@@ -259,4 +366,21 @@ func waitForGroup(ctx context.Context, group string, s waitSettings, read func(c
 		case <-time.After(time.Until(next)):
 		}
 	}
+}
+
+// logWaiting logs one read of a wait that goes on, at INFO.
+func logWaiting(ctx context.Context, p groupProgress, r progressRate, elapsed time.Duration) {
+	fields := map[string]any{
+		"total_lag": p.totalLag, "max_time_lag_ms": optionalMs(p.maxTimeLag), "partitions_behind": len(p.behind),
+		"partitions_without_commit": len(p.uncommitted), "partitions_past_log_end": len(p.pastEnd),
+		"elapsed": elapsed.Round(time.Second).String(),
+	}
+	if r.known {
+		fields["committed_offsets_per_second"] = fmt.Sprintf("%.1f", r.commitsPerSecond)
+		fields["estimated_time_left"] = "unknown: the lag is not shrinking"
+		if r.timeLeft > 0 {
+			fields["estimated_time_left"] = r.timeLeft.Round(time.Second).String()
+		}
+	}
+	tflog.Info(ctx, "waiting for the consumer group to catch up", fields)
 }

@@ -9,6 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -51,7 +55,7 @@ func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
 		group(committedAt("t", 0, 5, 5), committedAt("t", 1, 3, 3)), // caught up
 		group(committedAt("t", 0, 5, 9), committedAt("t", 1, 3, 3)), // never read
 	)
-	s := waitSettings{maxTotalLag: 0, timeout: time.Minute, pollInterval: time.Millisecond}
+	s := waitSettings{maxTotalLag: new(int64), timeout: time.Minute, pollInterval: time.Millisecond}
 	res, err := waitForGroup(context.Background(), "g", s, read)
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +65,7 @@ func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
 	}
 
 	read, n = reads(group(committedAt("t", 0, 1, 5), committedAt("t", 1, 3, 3)))
-	s.maxTotalLag = 4
+	s.maxTotalLag = ptrTo[int64](4)
 	if _, err := waitForGroup(context.Background(), "g", s, read); err != nil || *n != 1 {
 		t.Fatalf("max_total_lag 4 with total_lag 4: got %v after %d reads, want done after 1", err, *n)
 	}
@@ -72,7 +76,7 @@ func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
 func TestWaitForGroupTimesOutWithLastFigures(t *testing.T) {
 	read, _ := reads(group(committedAt("orders", 0, 1, 5), uncommitted("orders", 1, 3), committedAt("orders", 2, 7, 7),
 		committedAt("orders", 3, 12, 10)))
-	s := waitSettings{maxTotalLag: 2, timeout: 50 * time.Millisecond, pollInterval: 10 * time.Millisecond}
+	s := waitSettings{maxTotalLag: ptrTo[int64](2), timeout: 50 * time.Millisecond, pollInterval: 10 * time.Millisecond}
 	_, err := waitForGroup(context.Background(), "g", s, read)
 	var behind *groupBehindError
 	if !errors.As(err, &behind) {
@@ -224,5 +228,144 @@ data "kafka_consumer_group_offsets" "test" {
 				ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
 			}},
 		})
+	}
+}
+
+// timed is a committed partition with a time lag, as kafkaclient's time-lag rule sets it.
+func timed(gp kafkaclient.GroupPartitionOffsets, lagMs int64) kafkaclient.GroupPartitionOffsets {
+	gp.LagMs = &lagMs
+	return gp
+}
+
+// max_time_lag alone waits for the time lag only: a live topic's offset lag never reaches 0. Set
+// with max_total_lag, both must hold; a partition whose time lag is unknown is never done.
+func TestWaitForGroupTimeLag(t *testing.T) {
+	minute := time.Minute
+	for _, tc := range []struct {
+		name      string
+		maxTotal  *int64
+		answers   []kafkaclient.GroupOffsets
+		wantReads int
+	}{
+		{
+			name: "max_time_lag alone ignores the offset lag",
+			answers: []kafkaclient.GroupOffsets{
+				group(timed(committedAt("t", 0, 10, 500), 90_000), timed(committedAt("t", 1, 7, 7), 0)),
+				group(timed(committedAt("t", 0, 400, 900), 59_999), timed(committedAt("t", 1, 7, 7), 0)),
+			},
+			wantReads: 2,
+		},
+		{
+			name:     "with max_total_lag both must hold",
+			maxTotal: ptrTo[int64](100),
+			answers: []kafkaclient.GroupOffsets{
+				group(timed(committedAt("t", 0, 400, 900), 1_000)),  // in time, 500 behind
+				group(timed(committedAt("t", 0, 850, 900), 61_000)), // 50 behind, too old
+				group(timed(committedAt("t", 0, 880, 900), 60_000)), // both hold
+			},
+			wantReads: 3,
+		},
+		{
+			name: "an unknown time lag is never done",
+			answers: []kafkaclient.GroupOffsets{
+				group(committedAt("t", 0, 5, 9), timed(committedAt("t", 1, 7, 7), 0)), // partition 0: no timestamp
+				group(timed(committedAt("t", 0, 5, 9), 10), timed(committedAt("t", 1, 7, 7), 0)),
+			},
+			wantReads: 2,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			read, n := reads(tc.answers...)
+			s := waitSettings{maxTotalLag: tc.maxTotal, maxTimeLag: &minute, timeout: time.Minute, pollInterval: time.Millisecond}
+			if _, err := waitForGroup(context.Background(), "g", s, read); err != nil || *n != tc.wantReads {
+				t.Fatalf("got %v after %d reads, want done after %d", err, *n, tc.wantReads)
+			}
+		})
+	}
+}
+
+// The settings of a wait block: max_total_lag defaults to 0 only when max_time_lag is unset.
+func TestWaitSettingsLagConditions(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		maxTotalLag  types.Int64
+		maxTimeLag   timetypes.GoDuration
+		wantTotal    *int64
+		wantTimeLag  *time.Duration
+		wantTimeRead bool
+	}{
+		{name: "neither", maxTotalLag: types.Int64Null(), maxTimeLag: timetypes.NewGoDurationNull(), wantTotal: ptrTo[int64](0)},
+		{name: "max_total_lag", maxTotalLag: types.Int64Value(7), maxTimeLag: timetypes.NewGoDurationNull(), wantTotal: ptrTo[int64](7)},
+		{name: "max_time_lag", maxTotalLag: types.Int64Null(), maxTimeLag: timetypes.NewGoDurationValue(time.Minute),
+			wantTimeLag: ptrTo(time.Minute), wantTimeRead: true},
+		{name: "both", maxTotalLag: types.Int64Value(3), maxTimeLag: timetypes.NewGoDurationValue(time.Second),
+			wantTotal: ptrTo[int64](3), wantTimeLag: ptrTo(time.Second), wantTimeRead: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &groupWaitModel{MaxTotalLag: tc.maxTotalLag, MaxTimeLag: tc.maxTimeLag,
+				Timeout: timetypes.NewGoDurationValue(time.Minute), PollInterval: timetypes.NewGoDurationNull(),
+				StallTimeout: timetypes.NewGoDurationNull()}
+			var diags diag.Diagnostics
+			s := w.settings(&diags)
+			if diags.HasError() {
+				t.Fatal(diags)
+			}
+			if diff := cmp.Diff(tc.wantTotal, s.maxTotalLag); diff != "" {
+				t.Errorf("maxTotalLag (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantTimeLag, s.maxTimeLag); diff != "" {
+				t.Errorf("maxTimeLag (-want +got):\n%s", diff)
+			}
+			if got := w.waitsForTime(); got != tc.wantTimeRead {
+				t.Errorf("waitsForTime() = %v, want %v", got, tc.wantTimeRead)
+			}
+		})
+	}
+}
+
+// A group whose commits stop moving while it is behind fails at stall_timeout, long before the
+// wait's timeout, naming its state and the partitions behind; a group that keeps committing does not.
+func TestWaitForGroupStalls(t *testing.T) {
+	s := waitSettings{maxTotalLag: new(int64), stallTimeout: 30 * time.Millisecond, timeout: time.Minute, pollInterval: 5 * time.Millisecond}
+	read, n := reads(group(committedAt("orders", 0, 3, 10), committedAt("orders", 1, 8, 8)))
+	_, err := waitForGroup(context.Background(), "g", s, read)
+	var stalled *groupStalledError
+	if !errors.As(err, &stalled) {
+		t.Fatalf("got %v after %d reads, want a groupStalledError", err, *n)
+	}
+	for _, want := range []string{
+		`consumer group "g" (state "Stable") has stalled: no partition's committed offset moved for`,
+		"(stall_timeout 30ms) while the group is behind",
+		"partitions behind: orders/0 (committed 3, latest 10, lag 7)",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%s", want, err)
+		}
+	}
+
+	committed := int64(0)
+	moving := func(context.Context) (kafkaclient.GroupOffsets, error) {
+		committed++ // one more record read at every poll, for 20 polls (100 ms, over three stall timeouts)
+		return group(committedAt("orders", 0, min(committed, 20), 20)), nil
+	}
+	if _, err := waitForGroup(context.Background(), "g", s, moving); err != nil || committed != 20 {
+		t.Fatalf("a group that keeps committing: got %v after %d reads, want done after 20", err, committed)
+	}
+}
+
+// The rate of progress and the time left come from two reads in a row.
+func TestProgressTrackerRate(t *testing.T) {
+	start := time.Unix(1_000, 0)
+	tr := newProgressTracker(start)
+	if r := tr.observe(start, progressOf(group(committedAt("t", 0, 100, 1100)))); r.known {
+		t.Fatalf("the first read has no rate: %+v", r)
+	}
+	r := tr.observe(start.Add(2*time.Second), progressOf(group(committedAt("t", 0, 500, 1300))))
+	want := progressRate{known: true, commitsPerSecond: 200, timeLeft: 8 * time.Second} // lag 1000 -> 800 in 2 s
+	if r != want {
+		t.Fatalf("rate = %+v, want %+v", r, want)
+	}
+	if got := tr.stalledFor(start.Add(5 * time.Second)); got != 3*time.Second {
+		t.Fatalf("stalledFor = %s, want 3s since the last move", got)
 	}
 }

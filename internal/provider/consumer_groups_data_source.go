@@ -26,10 +26,11 @@ type ConsumerGroupsDataSource struct {
 func NewConsumerGroupsDataSource() datasource.DataSource { return &ConsumerGroupsDataSource{} }
 
 type consumerGroupsModel struct {
-	Topics         types.Set    `tfsdk:"topics"`
-	GroupIDRegex   types.String `tfsdk:"group_id_regex"`
-	IsolationLevel types.String `tfsdk:"isolation_level"`
-	Groups         types.List   `tfsdk:"groups"`
+	Topics          topicSetValue `tfsdk:"topics"`
+	GroupIDRegex    types.String  `tfsdk:"group_id_regex"`
+	IsolationLevel  types.String  `tfsdk:"isolation_level"`
+	FetchTimestamps types.Bool    `tfsdk:"fetch_timestamps"`
+	Groups          types.List    `tfsdk:"groups"`
 }
 
 // consumerGroupsGroupAttrs is one entry of groups.
@@ -43,11 +44,13 @@ func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) map[string]attr.Value 
 		topics[i] = types.StringValue(t)
 	}
 	return map[string]attr.Value{
-		"group_id":      types.StringValue(g.GroupID),
-		"state":         state,
-		"protocol_type": types.StringValue(g.ProtocolType),
-		"topics":        types.ListValueMust(types.StringType, topics),
-		"total_lag":     types.Int64Value(g.TotalLag),
+		"group_id":        types.StringValue(g.GroupID),
+		"state":           state,
+		"protocol_type":   types.StringValue(g.ProtocolType),
+		"group_type":      stringOrNull(g.Type),
+		"topics":          types.ListValueMust(types.StringType, topics),
+		"total_lag":       types.Int64Value(g.TotalLag),
+		"max_time_lag_ms": types.Int64PointerValue(g.MaxTimeLagMs),
 	}
 }
 
@@ -58,16 +61,33 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		"its coordinator lists it (ListGroups v4+): `Stable`, `PreparingRebalance`, " +
 		"`CompletingRebalance`, `Assigning`, `Reconciling`, `Empty` (no members, offsets kept) " +
 		"or `Dead`. `null` on brokers before Kafka 2.6, which do not say."},
-	"protocol_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`consumer` for " +
-		"consumer groups (classic and KIP-848), `connect` for Kafka Connect workers, `\"\"` for a " +
-		"group that only ever had offsets committed by an admin client."},
+	"protocol_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The protocol type " +
+		"the group's coordinator lists (ListGroups): `consumer` for consumer groups (classic and " +
+		"KIP-848), `connect` for Kafka Connect workers, `streams` for Kafka Streams groups of the " +
+		"streams protocol (KIP-1071), `share` for share groups (KIP-932), `\"\"` for a group that only " +
+		"ever had offsets committed by an admin client. Other clients may register other types."},
+	"group_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's kind, as " +
+		"ListGroups v5 (KIP-1043, Kafka 3.8+) names it: `classic`, `consumer` (KIP-848), `share` " +
+		"(KIP-932) or `streams` (KIP-1071); `null` where the broker does not say (ListGroups before v5)."},
 	"topics": schema.ListAttribute{ElementType: types.StringType, Computed: true,
-		MarkdownDescription: "The topics the group has committed offsets on (within `topics`), sorted."},
+		MarkdownDescription: "The topics the group has committed offsets on (within `topics`), sorted; " +
+			"for a share group, the topics it has share-partition state for (it has fetched from them)."},
 	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
 		"group's committed partitions of these topics of latest offset − committed offset, " +
 		"counting only positive lags (a commit past the log end does not cancel a backlog " +
-		"elsewhere). In offsets, not records: transaction markers count."},
+		"elsewhere). In offsets, not records: transaction markers count. For a share group, the sum of " +
+		"its share-partition lags as the broker counts them (DescribeShareGroupOffsets v1, KIP-1226, " +
+		"Kafka 4.2+; on 4.0 and 4.1, latest offset − share-partition start offset, an upper bound), as " +
+		"`kafka_consumer_group_offsets` reads them."},
+	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +
+		"over the same partitions. " + maxTimeLagMsDescription},
 }}
+
+// consumerGroupsEmptyTopics is what `topics = []` would have meant here.
+var consumerGroupsEmptyTopics = emptyTopics{
+	meaning: "no group would be read, and groups would be empty: \"no group reads these topics, none lags\"",
+	unset:   "every group of the cluster",
+}
 
 func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_consumer_groups"
@@ -78,15 +98,19 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 		MarkdownDescription: "The consumer groups of the cluster with their state and total lag, sorted by group " +
 			"id, read with Kafka's Metadata, ListGroups, OffsetFetch and ListOffsets APIs. Covers classic consumer " +
 			"groups, Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka " +
-			"Connect's; share groups (KIP-932) keep no committed offsets and are left out.",
+			"Connect's, and share groups (KIP-932), which commit nothing: their share-partition start offsets and " +
+			"lags are read with DescribeShareGroupOffsets.",
 		Attributes: map[string]schema.Attribute{
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
+				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
 				Optional:    true,
 				MarkdownDescription: "Keep only the groups with a committed offset on at least one of these " +
 					"topics, and only these topics in each group's `topics` and `total_lag`. Each topic must " +
-					"exist. Default: every group, over every topic it has commits on.",
-				Validators: topicSetValidators,
+					"exist. Default: every group, over every topic it has commits on. An empty set is an error " +
+					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would " +
+					"select no group.",
+				Validators: topicSetValidators(consumerGroupsEmptyTopics),
 			},
 			"group_id_regex": schema.StringAttribute{
 				Optional: true,
@@ -94,7 +118,8 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 					"must match: `orders-.*` selects `orders-billing`, not `legacy-orders-billing`. Default: every group.",
 				Validators: []validator.String{wholeMatchValidator{}},
 			},
-			"isolation_level": isolationLevelAttribute(),
+			"isolation_level":  isolationLevelAttribute(),
+			"fetch_timestamps": fetchTimestampsAttribute(),
 			"groups": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per selected group, sorted by `group_id`.",
@@ -114,9 +139,9 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
-	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel)}
+	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel), FetchTimestamps: m.FetchTimestamps.ValueBool()}
 	q.GroupID = wholeMatch(m.GroupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
-	q.Topics = topicSet(ctx, m.Topics, &resp.Diagnostics)
+	q.Topics = topicSet(ctx, m.Topics.SetValue, consumerGroupsEmptyTopics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -28,6 +28,7 @@ type groupsEntry struct {
 	id, state, protocolType string
 	topics                  []string
 	totalLag                int64
+	groupType               string
 }
 
 // groupsOracleAgrees asks kadm for each group's state, protocol type (ListGroups) and total lag
@@ -41,9 +42,13 @@ type groupsOracleAgrees struct {
 func (o groupsOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
 	listed := o.k.ListedGroups()
 	for _, e := range o.entries {
-		if got := listed[e.id]; got != [2]string{e.state, e.protocolType} {
-			resp.Error = fmt.Errorf("oracle (kadm ListGroups) says group %s is %v; the test expects %s/%q", e.id, got, e.state, e.protocolType)
+		if got := listed[e.id]; got != [3]string{e.state, e.protocolType, e.groupType} {
+			resp.Error = fmt.Errorf("oracle (kadm ListGroups) says group %s is %v; the test expects %s/%q/%s", e.id, got,
+				e.state, e.protocolType, e.groupType)
 			return
+		}
+		if e.groupType == "share" {
+			continue // its lag is kafka-share-groups.sh's, checked by the test
 		}
 		if lag := o.k.GroupLag(e.id, o.filter...); lag != e.totalLag {
 			resp.Error = fmt.Errorf("oracle (kadm) says group %s lags %d; the test expects %d", e.id, lag, e.totalLag)
@@ -52,20 +57,27 @@ func (o groupsOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStat
 	}
 }
 
+// check is the group's entry, with max_time_lag_ms as checked (null without fetch_timestamps).
+func (e groupsEntry) check(maxTimeLag knownvalue.Check) knownvalue.Check {
+	var topics []knownvalue.Check
+	for _, t := range e.topics {
+		topics = append(topics, knownvalue.StringExact(t))
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"group_id":        knownvalue.StringExact(e.id),
+		"state":           knownvalue.StringExact(e.state),
+		"protocol_type":   knownvalue.StringExact(e.protocolType),
+		"group_type":      knownvalue.StringExact(e.groupType),
+		"topics":          knownvalue.ListExact(topics),
+		"total_lag":       knownvalue.Int64Exact(e.totalLag),
+		"max_time_lag_ms": maxTimeLag,
+	})
+}
+
 func expectGroups(k *acctest.Kafka, filter []string, want []groupsEntry) []statecheck.StateCheck {
 	var entries []knownvalue.Check
 	for _, e := range want {
-		var topics []knownvalue.Check
-		for _, t := range e.topics {
-			topics = append(topics, knownvalue.StringExact(t))
-		}
-		entries = append(entries, knownvalue.ObjectExact(map[string]knownvalue.Check{
-			"group_id":      knownvalue.StringExact(e.id),
-			"state":         knownvalue.StringExact(e.state),
-			"protocol_type": knownvalue.StringExact(e.protocolType),
-			"topics":        knownvalue.ListExact(topics),
-			"total_lag":     knownvalue.Int64Exact(e.totalLag),
-		}))
+		entries = append(entries, e.check(knownvalue.Null()))
 	}
 	return []statecheck.StateCheck{
 		groupsOracleAgrees{k: k, entries: want, filter: filter},
@@ -90,11 +102,11 @@ func TestAccConsumerGroups_kindsAndFilters(t *testing.T) {
 	k.Produce(c, 0, 6)
 	k.Consumer(classic, 8, a) // live; commits 5 and 3
 	// Kafka 3.x serves KIP-848 groups only when enabled: there, the group is an admin commit.
-	nextGenState, nextGenProtocol := "Empty", ""
+	nextGenState, nextGenProtocol, nextGenType := "Empty", "", "classic"
 	if k.SupportsNextGenGroups() {
 		k.NextGenConsumer(nextGen, 4, b)
 		k.WaitForNextGenGroup(nextGen, "Stable")
-		nextGenState, nextGenProtocol = "Stable", "consumer"
+		nextGenState, nextGenProtocol, nextGenType = "Stable", "consumer", "consumer"
 	} else {
 		t.Log("the broker does not run KIP-848 consumer groups (feature group.version off); committing as an admin instead")
 		k.CommitOffsets(nextGen, map[string]map[int32]int64{b: {0: 4}})
@@ -112,25 +124,25 @@ func TestAccConsumerGroups_kindsAndFilters(t *testing.T) {
 			{
 				Config: consumerGroupsConfig(t, byID),
 				ConfigStateChecks: expectGroups(k, nil, []groupsEntry{
-					{classic, "Stable", "consumer", []string{a}, 2},
-					{nextGen, nextGenState, nextGenProtocol, []string{b}, 1},
-					{admin, "Empty", "", []string{a, c}, 10},
-					{connect, "Stable", "connect", nil, 0},
+					{classic, "Stable", "consumer", []string{a}, 2, "classic"},
+					{nextGen, nextGenState, nextGenProtocol, []string{b}, 1, nextGenType},
+					{admin, "Empty", "", []string{a, c}, 10, "classic"},
+					{connect, "Stable", "connect", nil, 0, "classic"},
 				}),
 			},
 			{
 				Config: consumerGroupsConfig(t, fmt.Sprintf("%s\n  topics = [%q]", byID, a)),
 				ConfigStateChecks: expectGroups(k, []string{a}, []groupsEntry{
-					{classic, "Stable", "consumer", []string{a}, 2},
-					{admin, "Empty", "", []string{a}, 6},
+					{classic, "Stable", "consumer", []string{a}, 2, "classic"},
+					{admin, "Empty", "", []string{a}, 6, "classic"},
 				}),
 			},
 			{
 				// Only the topic filter: these topics are this test's, so only its groups have commits there.
 				Config: consumerGroupsConfig(t, fmt.Sprintf("topics = [%q, %q]", b, c)),
 				ConfigStateChecks: expectGroups(k, []string{b, c}, []groupsEntry{
-					{nextGen, nextGenState, nextGenProtocol, []string{b}, 1},
-					{admin, "Empty", "", []string{c}, 4},
+					{nextGen, nextGenState, nextGenProtocol, []string{b}, 1, nextGenType},
+					{admin, "Empty", "", []string{c}, 4, "classic"},
 				}),
 			},
 			{
@@ -156,7 +168,7 @@ func TestAccConsumerGroups_readOnly(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: consumerGroupsConfig(t, fmt.Sprintf("group_id_regex = %q", regexp.QuoteMeta(group))),
 			ConfigStateChecks: expectGroups(k, nil, []groupsEntry{
-				{group, "Stable", "consumer", []string{topic}, 0},
+				{group, "Stable", "consumer", []string{topic}, 0, "classic"},
 			}),
 		}},
 	})

@@ -40,6 +40,12 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 			err.Error()+". The cluster answered earlier, but this kept failing until the timeout ran out: raise "+
 				"the provider's timeout, or check the cluster's health (brokers down, leader elections, offline "+
 				"partitions).")
+	case errors.As(err, &broker) && broker.Op == kafkaclient.FetchOp && broker.Code == kafkaclient.TopicAuthorizationFailed:
+		diags.AddAttributeError(path.Root("fetch_timestamps"), "Not authorized to read records", fmt.Sprintf(
+			"%s. Reading the next record's timestamp (fetch_timestamps, or a wait block's max_time_lag) is a Fetch, "+
+				"which needs the ACL operation READ on topic %q, where every other read needs only DESCRIBE: grant "+
+				"the provider's principal READ on the topic, or set fetch_timestamps = false (and drop max_time_lag) "+
+				"to read offsets only.", err, broker.Topic))
 	case errors.As(err, &broker):
 		diags.AddError("Kafka broker refused the request", err.Error()+"."+brokerAdvice(broker))
 	default:

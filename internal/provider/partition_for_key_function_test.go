@@ -1,8 +1,13 @@
 package provider
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -17,7 +22,35 @@ import (
 // serves the provider under the local name kafka.
 func functionConfig(outputs string) string { return outputs }
 
-var needsFunctions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)}
+// needsFunctions skips a test, saying why, where the binary has no provider functions: Terraform
+// before 1.8, OpenTofu before 1.7. tfversion.SkipBelow sees only the version number, and
+// OpenTofu's numbers run apart from Terraform's.
+var needsFunctions = []tfversion.TerraformVersionCheck{functionsCheck{}}
+
+type functionsCheck struct{}
+
+func (functionsCheck) CheckTerraformVersion(_ context.Context, req tfversion.CheckTerraformVersionRequest, resp *tfversion.CheckTerraformVersionResponse) {
+	name, minimum := "Terraform", tfversion.Version1_8_0
+	if openTofu() {
+		name, minimum = "OpenTofu", tfversion.Version1_7_0
+	}
+	if req.TerraformVersion.Core().LessThan(minimum) {
+		resp.Skip = fmt.Sprintf("%s %s has no provider functions (they came in %s %s): skipping test",
+			name, req.TerraformVersion, name, minimum)
+	}
+}
+
+// openTofu reports whether the binary the tests run is OpenTofu: TF_ACC_TERRAFORM_PATH, as
+// terraform-plugin-testing picks it, else terraform on PATH.
+var openTofu = sync.OnceValue(func() bool {
+	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if bin == "" {
+		bin = "terraform"
+	}
+	out, err := exec.Command(bin, "version").Output()
+	// OpenTofu may print CLI configuration warnings before its "OpenTofu v1.12.6" line.
+	return err == nil && bytes.Contains(append([]byte("\n"), out...), []byte("\nOpenTofu v"))
+})
 
 // Kafka's own Java producer (kafka-console-producer, default partitioner) writes keyed records
 // to a real broker; franz-go reads back where each landed; partition_for_key, called by

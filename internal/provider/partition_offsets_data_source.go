@@ -38,6 +38,8 @@ type partitionOffsetsModel struct {
 	TimestampOffset    types.Int64       `tfsdk:"timestamp_offset"`
 	MaxTimestampOffset types.Int64       `tfsdk:"max_timestamp_offset"`
 	MaxTimestamp       timetypes.RFC3339 `tfsdk:"max_timestamp"`
+	TieredOffsets      types.Bool        `tfsdk:"tiered_offsets"`
+	tieredOffsetsModel
 }
 
 func (d *PartitionOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -47,8 +49,9 @@ func (d *PartitionOffsetsDataSource) Metadata(_ context.Context, req datasource.
 func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The earliest and latest offsets of one partition of a topic, read with Kafka's " +
-			"ListOffsets API; optionally the offset at a time and the record with the largest timestamp.",
-		Attributes: map[string]schema.Attribute{
+			"ListOffsets API; optionally the offset at a time, the record with the largest timestamp and the " +
+			"tiered-storage offsets.",
+		Attributes: withTieredOffsets(map[string]schema.Attribute{
 			"topic": topicAttribute(),
 			"partition": schema.Int64Attribute{
 				Required:            true,
@@ -83,7 +86,7 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 					"the partition holds no record; when that record was deleted by DeleteRecords (Kafka cannot tell " +
 					"the largest timestamp among the records left); under `read_committed`, when that record is at or " +
 					"after the last stable offset (the broker answers -1); and, with a warning, on brokers that " +
-					"serve ListOffsets below v7 (before Kafka 3.0), where -3 would be read as a time.",
+					"serve ListOffsets below v7 (before Kafka 3.0), where -3 would be read as a time. " + maxTimestampCaveat,
 			},
 			"max_timestamp": schema.StringAttribute{
 				Computed:   true,
@@ -92,7 +95,8 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 					"milliseconds, Kafka's resolution (`\"2026-11-01T12:05:00.250Z\"`). `null` when `max_timestamp_offset` " +
 					"is, and when that record has no timestamp (-1, message format before v1).",
 			},
-		},
+			"tiered_offsets": tieredOffsetsAttribute(),
+		}),
 	}
 }
 
@@ -108,11 +112,12 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	}
 
 	q := kafkaclient.OffsetsRequest{
-		Topic:        m.Topic.ValueString(),
-		Partitions:   []int{int(m.Partition.ValueInt64())},
-		Isolation:    isolation(m.IsolationLevel),
-		TimestampMs:  timestampMs(m.Timestamp, path.Root("timestamp"), &resp.Diagnostics),
-		MaxTimestamp: true,
+		Topic:         m.Topic.ValueString(),
+		Partitions:    []int{int(m.Partition.ValueInt64())},
+		Isolation:     isolation(m.IsolationLevel),
+		TimestampMs:   timestampMs(m.Timestamp, path.Root("timestamp"), &resp.Diagnostics),
+		MaxTimestamp:  true,
+		TieredOffsets: m.TieredOffsets.ValueBool(),
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -133,6 +138,8 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	m.TimestampOffset = optionalInt64(p.TimestampOffset)
 	m.MaxTimestampOffset = optionalInt64(p.MaxTimestampOffset)
 	m.MaxTimestamp = optionalTime(p.MaxTimestamp)
+	m.tieredOffsetsModel = tieredOffsetsOf(p)
+	addMaxTimestampLocalOnlyWarning(&resp.Diagnostics, q.Topic, p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

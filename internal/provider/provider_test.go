@@ -14,7 +14,8 @@ import (
 // real broker started by `make testacc`; internal/acctest holds the broker-side helpers.
 
 var protoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"kafka": providerserver.NewProtocol6WithError(New("test")()),
+	// the server main.go serves (server.go), so that every acceptance test goes through it
+	"kafka": func() (tfprotov6.ProviderServer, error) { return Server("test")(), nil },
 }
 
 // clientCounter is a provider factory that counts provider instances and Kafka clients built.

@@ -10,8 +10,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -46,18 +48,50 @@ func partitionCountAttribute() schema.Int64Attribute {
 	return schema.Int64Attribute{Computed: true, MarkdownDescription: "How many partitions the topic has (Metadata API)."}
 }
 
-// topicSetValidators apply the topic-name rules to every element of a topics argument.
-var topicSetValidators = []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...)}
+// topicSetValidators apply the topic-name rules to every element of a topics argument, and
+// refuse an empty set (empty says what it would have meant).
+func topicSetValidators(empty emptyTopics) []validator.Set {
+	return []validator.Set{setvalidator.ValueStringsAre(topicNameValidators...), empty}
+}
 
-// topicSet is an optional topics argument's elements: nil when unset, empty (not nil) when set to
-// an empty set, which selects nothing.
-func topicSet(ctx context.Context, v types.Set, diags *diag.Diagnostics) []string {
+// topicSet is an optional topics argument's elements: nil when unset. An empty set, which only
+// reaches a read when it was unknown while planning, is refused as the validator refuses it.
+func topicSet(ctx context.Context, v basetypes.SetValue, empty emptyTopics, diags *diag.Diagnostics) []string {
 	if v.IsNull() {
 		return nil
 	}
 	topics := []string{}
 	diags.Append(v.ElementsAs(ctx, &topics, false)...)
+	if len(topics) == 0 {
+		empty.refuse(path.Root("topics"), diags)
+	}
 	return topics
+}
+
+// emptyTopics refuses `topics = []`: a selection of nothing reads nothing, and the figures of
+// nothing (a total lag of 0, no lagging group) satisfy a gate without the cluster having said
+// anything. Such a set usually comes from an upstream expression (a regex, a filter, a variable)
+// that matched nothing. meaning says what the empty selection would have answered; unset says
+// what to write instead.
+type emptyTopics struct{ meaning, unset string }
+
+func (e emptyTopics) Description(context.Context) string {
+	return "must name at least one topic (leave it unset for " + e.unset + ")"
+}
+
+func (e emptyTopics) MarkdownDescription(ctx context.Context) string { return e.Description(ctx) }
+
+func (e emptyTopics) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+	if !req.ConfigValue.IsNull() && !req.ConfigValue.IsUnknown() && len(req.ConfigValue.Elements()) == 0 {
+		e.refuse(req.Path, &resp.Diagnostics)
+	}
+}
+
+func (e emptyTopics) refuse(p path.Path, diags *diag.Diagnostics) {
+	diags.AddAttributeError(p, "Empty topics set", fmt.Sprintf("topics is an empty set: it selects no topic, so "+
+		"%s, and a gate on these figures would pass without the cluster having said anything. Name at least one "+
+		"topic, or leave topics unset for %s. An empty set usually comes from an upstream expression (a regex, a "+
+		"filter, a variable) that matched nothing: check it, or guard this data source with count.", e.meaning, e.unset))
 }
 
 const (
@@ -98,6 +132,14 @@ func sumOffsets(total, v int64, attr string, diags *diag.Diagnostics) int64 {
 func addOffsetsOverflow(diags *diag.Diagnostics, attr string) {
 	diags.AddError("Offsets out of range", fmt.Sprintf("The %s does not fit in a 64-bit integer: the broker "+
 		"answered offsets near 2^63, which no real partition reaches.", attr))
+}
+
+// stringOrNull is null for "" (a value the broker did not give).
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
 }
 
 // optionalInt64 is null for nil.

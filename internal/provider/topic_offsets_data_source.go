@@ -28,6 +28,7 @@ type topicOffsetsModel struct {
 	Topic          types.String      `tfsdk:"topic"`
 	IsolationLevel types.String      `tfsdk:"isolation_level"`
 	Timestamp      timetypes.RFC3339 `tfsdk:"timestamp"`
+	TieredOffsets  types.Bool        `tfsdk:"tiered_offsets"`
 	PartitionCount types.Int64       `tfsdk:"partition_count"`
 	MessageCount   types.Int64       `tfsdk:"message_count"`
 	Partitions     types.List        `tfsdk:"partitions"`
@@ -35,16 +36,16 @@ type topicOffsetsModel struct {
 
 // topicPartitionAttrs is one entry of partitions.
 func topicPartitionAttrs(p kafkaclient.PartitionOffsets) map[string]attr.Value {
-	return map[string]attr.Value{
+	return tieredOffsetsOf(p).addTo(map[string]attr.Value{
 		"partition":        types.Int64Value(int64(p.Partition)),
 		"earliest_offset":  types.Int64Value(p.Earliest),
 		"latest_offset":    types.Int64Value(p.Latest),
 		"timestamp_offset": types.Int64PointerValue(p.TimestampOffset),
-	}
+	})
 }
 
 // topicPartitionObject is the schema of one entry of partitions, and so its element type.
-var topicPartitionObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+var topicPartitionObject = schema.NestedAttributeObject{Attributes: withTieredOffsets(map[string]schema.Attribute{
 	"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partition number."},
 	"earliest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The log start " +
 		"offset (ListOffsets timestamp -2)."},
@@ -53,7 +54,7 @@ var topicPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 	"timestamp_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "With " +
 		"`timestamp` set, the first offset whose record timestamp is at or after it; `null` when " +
 		"no record is that late (a consumer would start at `latest_offset`) or without `timestamp`."},
-}}
+})}
 
 func (d *TopicOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_topic_offsets"
@@ -68,6 +69,7 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"topic":           topicAttribute(),
 			"isolation_level": isolationLevelAttribute(),
 			"timestamp":       timestampAttribute(),
+			"tiered_offsets":  tieredOffsetsAttribute(),
 			"partition_count": partitionCountAttribute(),
 			"message_count": schema.Int64Attribute{
 				Computed: true,
@@ -96,9 +98,10 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	q := kafkaclient.OffsetsRequest{
-		Topic:       m.Topic.ValueString(),
-		Isolation:   isolation(m.IsolationLevel),
-		TimestampMs: timestampMs(m.Timestamp, path.Root("timestamp"), &resp.Diagnostics),
+		Topic:         m.Topic.ValueString(),
+		Isolation:     isolation(m.IsolationLevel),
+		TimestampMs:   timestampMs(m.Timestamp, path.Root("timestamp"), &resp.Diagnostics),
+		TieredOffsets: m.TieredOffsets.ValueBool(),
 	}
 	if resp.Diagnostics.HasError() {
 		return

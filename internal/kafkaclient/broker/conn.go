@@ -84,8 +84,8 @@ func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	var buf bytes.Buffer
-	if err := protocol.WriteRequest(&buf, v, c.corr+1, c.clientID, msg); err != nil {
+	frame, err := encodeRequest(v, c.corr+1, c.clientID, msg)
+	if err != nil {
 		return nil, fmt.Errorf("encoding %s v%d: %w", key, v, err)
 	}
 	cl := &Call{key: key, version: v, corr: c.corr + 1, done: make(chan struct{})}
@@ -100,12 +100,23 @@ func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	c.mu.Unlock()
 	deadline, _ := ctx.Deadline() // zero: none
 	_ = c.kc.SetWriteDeadline(deadline)
-	if _, err := c.kc.Write(buf.Bytes()); err != nil {
+	if _, err := c.kc.Write(frame); err != nil {
 		c.fail(err)
 		<-cl.done
 		return nil, cl.err
 	}
 	return cl, nil
+}
+
+// encodeRequest is msg's request frame: kafka-go encodes the APIs of its tables, the wire package
+// those past them (wire/own.go).
+func encodeRequest(v int16, corr int32, clientID string, msg protocol.Message) ([]byte, error) {
+	if _, _, own := wire.OwnVersions(msg.ApiKey()); own {
+		return wire.AppendOwnRequest(nil, v, corr, clientID, msg)
+	}
+	var buf bytes.Buffer
+	err := protocol.WriteRequest(&buf, v, corr, clientID, msg)
+	return buf.Bytes(), err
 }
 
 // Wait returns the answer to cl, or gives up when ctx ends. A request whose read ran out of
@@ -211,7 +222,11 @@ func (c *Conn) answer(cl *Call, frame []byte) error {
 	if problem := wire.CheckShape(cl.key, cl.version, frame); problem != "" {
 		return shapeError(c.address, cl.key, cl.version, problem)
 	}
-	_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)
+	if _, _, own := wire.OwnVersions(cl.key); own {
+		cl.msg, cl.err = wire.DecodeOwnResponse(cl.key, cl.version, frame)
+	} else {
+		_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)
+	}
 	if cl.err != nil {
 		cl.err = fmt.Errorf("decoding the %s v%d answer of %s: %w", cl.key, cl.version, c.address, cl.err)
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/segmentio/kafka-go/protocol/saslauthenticate"
 	"github.com/segmentio/kafka-go/protocol/saslhandshake"
 	"github.com/segmentio/kafka-go/sasl"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // connect opens one broker connection: TCP (through the DialLog), TLS when configured
@@ -73,6 +75,14 @@ func (bc *Conn) handshake(ctx context.Context, mechanism sasl.Mechanism) error {
 	for _, k := range res.ApiKeys {
 		key := protocol.ApiKey(k.ApiKey)
 		bc.versions[key] = key.SelectVersion(k.MinVersion, k.MaxVersion) // kafka-go's and our types' range
+		// An API past kafka-go's tables (wire/own.go): the highest version both sides speak.
+		if lo, hi, own := wire.OwnVersions(key); own {
+			if k.MaxVersion < lo || k.MinVersion > hi {
+				delete(bc.versions, key) // no version in common: unsupported
+			} else {
+				bc.versions[key] = min(hi, k.MaxVersion)
+			}
+		}
 	}
 	bc.pc.SetVersions(bc.versions)
 	if mechanism == nil {

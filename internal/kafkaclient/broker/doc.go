@@ -1,7 +1,8 @@
 // Package broker is the brokers layer of kafkaclient: one long-lived, pipelined connection per
 // broker address, and what a failed connection means. It knows nothing of offsets, topics or
-// groups; it sends the messages it is given (kafka-go's protocol types and those of package wire)
-// and answers with kafka-go's decoded responses or an error that names the address and the cause.
+// groups; it sends the messages it is given (kafka-go's protocol types and those of package wire;
+// the APIs past kafka-go's tables are encoded and decoded by wire, wire/own.go) and answers with
+// the decoded responses or an error that names the address and the cause.
 //
 // Read it in this order:
 //

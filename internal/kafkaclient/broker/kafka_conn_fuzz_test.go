@@ -88,14 +88,14 @@ func (c *peerConn) SetWriteDeadline(time.Time) error { return nil }
 
 // connResponses are the responses kafkaConn reads whole before kafka-go decodes them.
 var connResponses = []protocol.ApiKey{protocol.ApiVersions, protocol.SaslHandshake, protocol.SaslAuthenticate,
-	protocol.ListOffsets, protocol.ListGroups}
+	protocol.ListOffsets, protocol.ListGroups, protocol.OffsetFetch, protocol.Fetch}
 
 const fuzzPassword = "CANARY-fuzz-password"
 
 // FuzzKafkaConnResponse feeds hostile broker bytes through kafkaConn to kafka-go's decoder, as a
 // connection of the provider reads them (bufio over the connection, as kafka-go's protocol.Conn),
 // for every response kafkaConn reads whole: ApiVersions, SaslHandshake, SaslAuthenticate,
-// ListOffsets and ListGroups, in every version. No input may panic, hang or allocate beyond a
+// ListOffsets, ListGroups, OffsetFetch and Fetch, in every version. No input may panic, hang or allocate beyond a
 // small multiple of its size; a SASL refusal becomes a *SASLError that names the broker, shows
 // the broker's own text quoted, and never the password.
 func FuzzKafkaConnResponse(f *testing.F) {

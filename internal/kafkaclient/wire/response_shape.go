@@ -34,6 +34,7 @@ var shapes = map[protocol.ApiKey]reflect.Type{
 	protocol.ListOffsets:      reflect.TypeFor[ListOffsetsResponse](), // listoffsets.go
 	protocol.ListGroups:       reflect.TypeFor[ListGroupsResponse](),  // listgroups.go
 	protocol.OffsetFetch:      reflect.TypeFor[OffsetFetchResponse](), // offsetfetch.go
+	protocol.Fetch:            reflect.TypeFor[FetchResponse](),       // fetch.go
 	protocol.SaslHandshake:    reflect.TypeFor[saslhandshake.Response](),
 	protocol.SaslAuthenticate: reflect.TypeFor[saslauthenticate.Response](),
 }
@@ -196,6 +197,8 @@ func (w *shapeWalker) value(t reflect.Type, v int16, flexible bool) {
 		w.array(t, v, flexible)
 	case reflect.Struct:
 		w.structure(t, v, flexible)
+	case reflect.Array: // a uuid: [16]byte
+		w.take(uint64(t.Len()), t.String())
 	default:
 		w.fail("a %s, which this check cannot follow", t)
 	}
@@ -316,6 +319,7 @@ func (w *shapeWalker) taggedFields(known map[uint64]reflect.Type, v int16) {
 type kafkaTag struct {
 	min, max int16
 	tagID    int
+	nullable bool
 }
 
 func kafkaTags(f reflect.StructField) []kafkaTag {
@@ -336,6 +340,8 @@ func kafkaTags(f reflect.StructField) []kafkaTag {
 				tag.max = int16(n)
 			case opt == "tag":
 				tag.tagID = -1
+			case opt == "nullable":
+				tag.nullable = true
 			case strings.HasPrefix(opt, "tag="):
 				tag.tagID, _ = strconv.Atoi(opt[4:])
 			}

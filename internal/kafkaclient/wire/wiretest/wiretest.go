@@ -36,6 +36,7 @@ var Walked = []struct {
 	{protocol.OffsetFetch, reflect.TypeFor[wire.OffsetFetchResponse]()},
 	{protocol.DescribeGroups, reflect.TypeFor[describegroups.Response]()},
 	{protocol.ApiVersions, reflect.TypeFor[apiversions.Response]()},
+	{protocol.Fetch, reflect.TypeFor[wire.FetchResponse]()},
 }
 
 // Sample is a value of t with every field set and two entries in every array, so that an encoded

@@ -1,0 +1,127 @@
+package acctest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Share groups (KIP-932) for the tests, driven and read by Kafka's own tools from the broker's
+// jars (KAFKA_LIBS): kafka-console-share-consumer and kafka-share-groups.sh, so that neither the
+// arrangement nor the expected values come from the provider's code.
+
+// RequireShareGroups skips the test unless every broker serves share groups: DescribeShareGroupOffsets
+// (API key 90, Kafka 4.0+) in its ApiVersions answer.
+func (k *Kafka) RequireShareGroups() {
+	k.t.Helper()
+	for _, v := range k.apiVersions() {
+		if _, ok := v.KeyMaxVersion(kmsg.DescribeShareGroupOffsets.Int16()); !ok {
+			k.t.Skipf("KIP-932: broker %d (%s) does not serve share groups: DescribeShareGroupOffsets (API key 90) is "+
+				"absent from its ApiVersions answer (share groups need Kafka 4.0+, on by default from 4.4)", v.NodeID, v.VersionGuess())
+		}
+	}
+}
+
+// javaCmd is one of Kafka's tools (class) from the broker's jars, on the test broker.
+func (k *Kafka) javaCmd(ctx context.Context, class string, args ...string) *exec.Cmd {
+	k.t.Helper()
+	libs := os.Getenv("KAFKA_LIBS")
+	if libs == "" {
+		k.t.Skip("KAFKA_LIBS is not set: run under tools/kafka.sh run (make testacc), which exports the broker's jars")
+	}
+	return exec.CommandContext(ctx, "java", append([]string{"-Xmx128m", "-XX:TieredStopAtLevel=1",
+		"-cp", filepath.Join(libs, "*"), class, "--bootstrap-server", strings.Join(BootstrapServers(k.t), ",")}, args...)...)
+}
+
+// javaTool runs one of Kafka's tools to its end (2 minutes at most) and returns its output.
+func (k *Kafka) javaTool(class string, args ...string) string {
+	k.t.Helper()
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := k.javaCmd(c, class, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		k.t.Fatalf("%s %s: %v\n%s%s", class, strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
+
+// ShareConsume makes group a share group that starts at the earliest offset
+// (share.auto.offset.reset=earliest, set with kafka-configs before its first member joins) and
+// has Kafka's console share consumer acknowledge n records of topic, then leave.
+func (k *Kafka) ShareConsume(group, topic string, n int) {
+	k.t.Helper()
+	k.javaTool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "groups", "--entity-name", group,
+		"--alter", "--add-config", "share.auto.offset.reset=earliest")
+	k.javaTool("org.apache.kafka.tools.consumer.ConsoleShareConsumer", "--topic", topic, "--group", group,
+		"--max-messages", strconv.Itoa(n))
+}
+
+// ShareMember starts Kafka's console share consumer as a live member of group on topic, stopped
+// with the test, and waits until the group is Stable with a member.
+func (k *Kafka) ShareMember(group, topic string) {
+	k.t.Helper()
+	cmd := k.javaCmd(context.Background(), "org.apache.kafka.tools.consumer.ConsoleShareConsumer",
+		"--topic", topic, "--group", group)
+	if err := cmd.Start(); err != nil {
+		k.t.Fatalf("start kafka-console-share-consumer: %v", err)
+	}
+	k.t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		res, err := k.Admin.DescribeShareGroups(ctx(k.t), group)
+		if err == nil && res[group].Err == nil && res[group].GroupState == "Stable" && len(res[group].Members) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			k.t.Fatalf("share group %s has no live member after 90s (%v)", group, err)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// SharePartition is one line of kafka-share-groups.sh --describe; -1 where it prints "-".
+type SharePartition struct {
+	StartOffset, Lag int64
+}
+
+// ShareGroupOffsets is the oracle for a share group's progress: kafka-share-groups.sh --describe
+// (ShareGroupCommand), by "topic/partition".
+func (k *Kafka) ShareGroupOffsets(group string) map[string]SharePartition {
+	k.t.Helper()
+	out := k.javaTool("org.apache.kafka.tools.consumer.group.ShareGroupCommand", "--describe", "--group", group)
+	got := map[string]SharePartition{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 5 || f[0] != group {
+			continue // the header, blank lines
+		}
+		got[f[1]+"/"+f[2]] = SharePartition{StartOffset: dashed(f[3]), Lag: dashed(f[4])}
+	}
+	if len(got) == 0 {
+		k.t.Fatalf("kafka-share-groups.sh --describe --group %s printed no partition:\n%s", group, out)
+	}
+	return got
+}
+
+func dashed(s string) int64 {
+	if s == "-" {
+		return -1
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		panic(fmt.Sprintf("kafka-share-groups.sh printed %q where a number belongs", s))
+	}
+	return n
+}

@@ -1,0 +1,333 @@
+package kafkaclient
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+)
+
+// The next record a group reads, found with Fetch requests as a consumer that is no member of
+// the group: replica id -1, no fetch session, no group; it joins nothing and commits nothing.
+// Only a record's timestamp is wanted, so a Fetch here asks for little and never waits (MinBytes
+// 0, MaxWaitTime 0).
+//
+// A read sends one Fetch per leader with every partition it wants of that leader, shared with
+// the reads that run at the same time (fetch_batches.go); a partition
+// whose answer ended before a record (its data held only control batches, aborted transactions
+// or a partial batch, or the response was full) is asked again from where its answer ended, with
+// as many bytes as its next batch needs, in the next round. A broker returns at least one whole
+// batch for the first partition of a response (KIP-74), so every round settles or advances at
+// least one partition per leader.
+
+// Byte limits of one Fetch: fetchPartitionBytes per partition is a few record batches of a
+// common producer (batch.size 16 KiB); fetchResponseBytes bounds what one answer holds in memory,
+// whatever the number of partitions; a batch larger than that goes first in its request, where
+// the broker returns it whole.
+const (
+	fetchPartitionBytes = 64 << 10
+	fetchResponseBytes  = 8 << 20
+)
+
+// FetchOp names the Fetch of a next-record read in errors (BrokerError.Op): a principal without
+// READ on the topic is refused it, while every other read needs DESCRIBE only.
+const FetchOp = "Fetch (the next record's timestamp)"
+
+// nextAsk is one partition's search: from where, and how many bytes its next batch needs.
+type nextAsk struct {
+	from  int64
+	bytes int32
+}
+
+// nextRecords finds the next record at or after from of every partition in asks, under
+// isolation; a partition whose answer is nil has none below the log end (its group is caught up
+// there). Retriable answers are retried with fresh metadata, keeping what earlier attempts found.
+func (c *Client) nextRecords(ctx context.Context, isolation Isolation, asks map[topicPartition]int64) (map[topicPartition]*NextRecord, error) {
+	found := make(map[topicPartition]*NextRecord, len(asks))
+	pending := make(map[topicPartition]*nextAsk, len(asks))
+	for tp, from := range asks {
+		pending[tp] = &nextAsk{from: from, bytes: fetchPartitionBytes}
+	}
+	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
+		for len(pending) > 0 {
+			byLeader, err := c.leadersOfPartitions(ctx, pending, notBefore, believe)
+			if err != nil {
+				return err
+			}
+			progressed, err := c.fetchRound(ctx, isolation, byLeader, pending, found)
+			if err != nil {
+				return err
+			}
+			if !progressed {
+				return errNoFetchProgress
+			}
+		}
+		return nil
+	})
+	return found, err
+}
+
+// errNoFetchProgress: a round of Fetch answers moved no partition on (a broker that answered no
+// data where its offsets say there is some, as during a leader change); asked again after a
+// backoff, within the read's timeout.
+var errNoFetchProgress error = askAgain("the Fetch answers held no record where the log has some")
+
+// leadersOfPartitions groups the pending partitions by leader, in the order of a request: by
+// topic, then partition.
+func (c *Client) leadersOfPartitions(ctx context.Context, pending map[topicPartition]*nextAsk, notBefore, believe time.Time) (map[leader][]topicPartition, error) {
+	byTopic := map[string][]int{}
+	for tp := range pending {
+		byTopic[tp.topic] = append(byTopic[tp.topic], tp.partition)
+	}
+	byLeader := map[leader][]topicPartition{}
+	for topic, partitions := range byTopic {
+		leaders, err := c.leaders(ctx, topic, partitions, notBefore, believe)
+		if err != nil {
+			return nil, err
+		}
+		for p, l := range leaders {
+			byLeader[l] = append(byLeader[l], topicPartition{topic, p})
+		}
+	}
+	for _, tps := range byLeader {
+		slices.SortFunc(tps, func(a, b topicPartition) int {
+			return cmp.Or(cmp.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
+		})
+	}
+	return byLeader, nil
+}
+
+// fetchRound asks every leader at once (each through its Fetch batches, fetch_batches.go) and
+// applies the answers; progressed is whether any partition settled or moved on.
+func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader map[leader][]topicPartition,
+	pending map[topicPartition]*nextAsk, found map[topicPartition]*NextRecord,
+) (progressed bool, _ error) {
+	type answer struct {
+		l   leader
+		res *wire.FetchResponse
+		err error
+	}
+	answers := make(chan answer, len(byLeader))
+	var wg sync.WaitGroup
+	for l, tps := range byLeader {
+		asks := make(map[topicPartition]*nextAsk, len(tps))
+		for _, tp := range tps {
+			asks[tp] = pending[tp]
+		}
+		wg.Go(func() {
+			res, err := c.fetches.fetch(ctx, l, isolation, asks)
+			answers <- answer{l, res, err}
+		})
+	}
+	wg.Wait()
+	close(answers)
+	var errs []error
+	for a := range answers {
+		if a.err != nil {
+			errs = append(errs, a.err)
+			continue
+		}
+		moved, err := c.applyFetch(ctx, isolation, a.l, a.res, pending, found)
+		progressed = progressed || moved
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return progressed, firstError(errs)
+}
+
+// fetch sends one Fetch to leader l: the round trip of the Fetch batches.
+func (c *Client) fetch(ctx context.Context, l leader, req *wire.FetchRequest) (*wire.FetchResponse, error) {
+	m, err := c.brokers.RoundTrip(ctx, l.address, req)
+	if err != nil {
+		return nil, c.requestError(FetchOp+" for "+describeFetch(req), l.address, int(l.id), err)
+	}
+	res, ok := m.(*wire.FetchResponse)
+	if !ok {
+		return nil, fmt.Errorf("%s: unexpected answer %T", FetchOp, m)
+	}
+	if res.ErrorCode != 0 {
+		return nil, &BrokerError{Op: FetchOp, Topic: req.Topics[0].Topic, Partition: -1,
+			Broker: describeBroker(l.address, int(l.id)), Code: ErrorCode(res.ErrorCode)}
+	}
+	return res, nil
+}
+
+// describeFetch names a request's partitions for an error.
+func describeFetch(req *wire.FetchRequest) string {
+	var tps []topicPartition
+	for _, t := range req.Topics {
+		for _, p := range t.Partitions {
+			tps = append(tps, topicPartition{t.Topic, int(p.Partition)})
+		}
+	}
+	return describePartitions(tps)
+}
+
+// applyFetch takes one leader's answer: a partition whose record is found, or whose search
+// reached the log end, settles; the others move on (from, bytes) and stay pending.
+func (c *Client) applyFetch(ctx context.Context, isolation Isolation, l leader, res *wire.FetchResponse,
+	pending map[topicPartition]*nextAsk, found map[topicPartition]*NextRecord,
+) (progressed bool, _ error) {
+	var errs []error
+	for _, t := range res.Topics {
+		for _, p := range t.Partitions {
+			tp := topicPartition{t.Topic, int(p.Partition)}
+			ask := pending[tp]
+			if ask == nil {
+				continue // not asked, or answered twice: ignore
+			}
+			moved, err := c.applyPartition(ctx, isolation, l, tp, p, ask)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if moved.settled {
+				found[tp] = moved.next
+				delete(pending, tp)
+			}
+			progressed = progressed || moved.settled || moved.advanced
+		}
+	}
+	return progressed, firstError(errs)
+}
+
+// partitionStep is what one partition's answer did to its search.
+type partitionStep struct {
+	settled  bool
+	next     *NextRecord // when settled: the record, or nil for none below the log end
+	advanced bool        // from or bytes moved on
+}
+
+// applyPartition takes one partition's answer.
+func (c *Client) applyPartition(ctx context.Context, isolation Isolation, l leader, tp topicPartition,
+	p wire.FetchResponsePartition, ask *nextAsk,
+) (partitionStep, error) {
+	switch code := kafka.Error(p.ErrorCode); {
+	case code == kafka.OffsetOutOfRange:
+		return c.restartAtLogStart(ctx, isolation, tp, ask)
+	case code != 0:
+		return partitionStep{}, &BrokerError{Op: FetchOp, Topic: tp.topic, Partition: tp.partition,
+			Broker: describeBroker(l.address, int(l.id)), Code: ErrorCode(code)}
+	}
+	end := p.HighWatermark
+	if isolation == ReadCommitted {
+		end = p.LastStableOffset
+	}
+	if ask.from >= end {
+		return partitionStep{settled: true}, nil // nothing to read below the log end: caught up
+	}
+	scan, err := wire.NextRecordAt(p.Records, ask.from, isolation == ReadCommitted, p.Aborted())
+	if err != nil {
+		return partitionStep{}, fmt.Errorf("%s for topic %q partition %d: broker %s sent records that cannot be read: %w",
+			FetchOp, tp.topic, tp.partition, describeBroker(l.address, int(l.id)), err)
+	}
+	switch {
+	case scan.Found && scan.Record.Offset < end:
+		r := scan.Record
+		return partitionStep{settled: true, next: &NextRecord{Offset: r.Offset, TimestampMs: r.Timestamp, LogAppendTime: r.LogAppend}}, nil
+	case scan.Found, scan.Next >= end:
+		return partitionStep{settled: true}, nil // only control records or aborted data before the end
+	case scan.NeedBytes > ask.bytes:
+		ask.bytes = scan.NeedBytes
+		return partitionStep{advanced: true}, nil
+	case scan.Next > ask.from:
+		ask.from, ask.bytes = scan.Next, fetchPartitionBytes
+		return partitionStep{advanced: true}, nil
+	}
+	return partitionStep{}, nil // no data for it in this answer (the response was full)
+}
+
+// restartAtLogStart moves a search whose offset fell out of the log (retention or DeleteRecords
+// moved the log start past it since the commit was read) to the new log start.
+func (c *Client) restartAtLogStart(ctx context.Context, isolation Isolation, tp topicPartition, ask *nextAsk) (partitionStep, error) {
+	res, err := c.Offsets(ctx, OffsetsRequest{Topic: tp.topic, Partitions: []int{tp.partition}, Isolation: isolation})
+	if err != nil {
+		return partitionStep{}, err
+	}
+	p := res[0]
+	if ask.from >= p.Latest {
+		return partitionStep{settled: true}, nil
+	}
+	if p.Earliest <= ask.from {
+		// The broker said out of range for an offset inside the log: a leader change. Ask again.
+		return partitionStep{}, fmt.Errorf("topic %q partition %d: %w", tp.topic, tp.partition, errFetchOutOfRange)
+	}
+	ask.from, ask.bytes = p.Earliest, fetchPartitionBytes
+	return partitionStep{advanced: true}, nil
+}
+
+// errFetchOutOfRange: Fetch said OFFSET_OUT_OF_RANGE for an offset inside the log ListOffsets
+// gives; retried, since a leader change can cause it.
+var errFetchOutOfRange error = askAgain("Fetch answered OFFSET_OUT_OF_RANGE for an offset inside the log")
+
+// readTimeLags reads the next record of every partition of every group in groups that has one
+// to find (nextFrom) and sets each partition's time lag, all at one read time. Groups at the same
+// offset of a partition share its search; a partition that groups ask at different offsets is
+// searched once per offset, in layers that each hold a partition once (a Fetch may not name a
+// partition twice), the layers at once.
+func (c *Client) readTimeLags(ctx context.Context, isolation Isolation, groups ...[]GroupPartitionOffsets) error {
+	type at struct {
+		tp   topicPartition
+		from int64
+	}
+	var layers []map[topicPartition]int64
+	seen := map[at]bool{}
+	for _, ps := range groups {
+		for _, p := range ps {
+			from, ok := nextFrom(p)
+			k := at{topicPartition{p.Topic, p.Partition}, from}
+			if !ok || seen[k] {
+				continue
+			}
+			seen[k] = true
+			i := 0
+			for ; i < len(layers); i++ {
+				if _, taken := layers[i][k.tp]; !taken {
+					break
+				}
+			}
+			if i == len(layers) {
+				layers = append(layers, map[topicPartition]int64{})
+			}
+			layers[i][k.tp] = from
+		}
+	}
+	found := map[at]*NextRecord{}
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	for _, asks := range layers {
+		wg.Go(func() {
+			res, err := c.nextRecords(ctx, isolation, asks)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			}
+			for tp, r := range res {
+				found[at{tp, asks[tp]}] = r
+			}
+		})
+	}
+	wg.Wait()
+	if err := firstError(errs); err != nil {
+		return err
+	}
+	readAt := time.Now()
+	for _, ps := range groups {
+		for i := range ps {
+			from, _ := nextFrom(ps[i])
+			ps[i].setTimeLag(found[at{topicPartition{ps[i].Topic, ps[i].Partition}, from}], readAt)
+		}
+	}
+	return nil
+}

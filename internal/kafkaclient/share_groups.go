@@ -1,0 +1,176 @@
+package kafkaclient
+
+// Share groups (KIP-932, Kafka 4.0; on by default from 4.4, share.version=2): queue-like groups
+// whose members share partitions and acknowledge records one by one. They keep no consumer-group
+// commits (OffsetFetch answers nothing for them); their progress per partition is the
+// share-partition start offset (every record before it is acknowledged or archived) and the lag
+// (KIP-1226, Kafka 4.2: the records from the start offset up to the high watermark not yet
+// acknowledged), both read with DescribeShareGroupOffsets from the group's coordinator, as
+// kafka-share-groups.sh --describe prints them (START-OFFSET, LAG).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+)
+
+// Group kinds, as ListGroups v5 (KIP-1043) names them.
+const (
+	ClassicGroup  = "classic"  // the classic rebalance protocol (JoinGroup/SyncGroup)
+	ConsumerGroup = "consumer" // Kafka 4's consumer protocol (KIP-848)
+	ShareGroup    = "share"    // KIP-932
+	StreamsGroup  = "streams"  // KIP-1071
+)
+
+// shareOffsets is a share group's start offset and lag of every partition it has state for
+// (start offset -1: none, left out, as OffsetFetch leaves out partitions without a commit); a lag
+// the broker does not give (below v1, or -1) is left out of lags.
+type shareOffsets struct {
+	starts, lags map[string]map[int]int64
+}
+
+// fetchShareOffsets reads one share group's offsets from its coordinator.
+func (c *Client) fetchShareOffsets(ctx context.Context, coordinator leader, group string) (starts, lags map[string]map[int]int64, err error) {
+	got, err := c.describeShareOffsets(ctx, coordinator, []string{group})
+	if err != nil {
+		return nil, nil, err
+	}
+	g, ok := got[group]
+	if !ok {
+		return nil, nil, &GroupNotFoundError{GroupID: group, State: "Dead", Op: "DescribeShareGroupOffsets"}
+	}
+	return g.starts, g.lags, nil
+}
+
+// describeShareOffsets asks coordinator for the offsets of groups in one DescribeShareGroupOffsets
+// request (a null topic list: every topic-partition each group has state for). A group the
+// broker answers GROUP_ID_NOT_FOUND for (gone since it was listed) is left out.
+func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, groups []string) (map[string]shareOffsets, error) {
+	op := fmt.Sprintf("DescribeShareGroupOffsets for %d group%s", len(groups), plural(len(groups)))
+	if len(groups) == 1 {
+		op = fmt.Sprintf("DescribeShareGroupOffsets for group %q", groups[0])
+	}
+	req := &wire.DescribeShareGroupOffsetsRequest{}
+	for _, g := range groups {
+		req.Groups = append(req.Groups, wire.DescribeShareGroupOffsetsRequestGroup{GroupID: g})
+	}
+	conn, err := c.brokers.Get(ctx, coordinator.address)
+	if err != nil {
+		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
+	}
+	v, _ := conn.Version(wire.DescribeShareGroupOffsets) // below v1 the answer has no lag: Lag reads 0
+	m, err := conn.RoundTrip(ctx, req)
+	if err != nil {
+		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
+	}
+	res, ok := m.(*wire.DescribeShareGroupOffsetsResponse)
+	if !ok || len(res.Groups) != len(groups) {
+		return nil, fmt.Errorf("%s: unexpected answer %T", op, m)
+	}
+	out := make(map[string]shareOffsets, len(groups))
+	for _, g := range res.Groups {
+		switch err := groupError("DescribeShareGroupOffsets", g.GroupID, codeError(g.ErrorCode)); {
+		case errors.As(err, new(*GroupNotFoundError)):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		so := shareOffsets{starts: map[string]map[int]int64{}, lags: map[string]map[int]int64{}}
+		for _, t := range g.Topics {
+			for _, p := range t.Partitions {
+				if err := groupError("DescribeShareGroupOffsets", g.GroupID, codeError(p.ErrorCode)); err != nil {
+					var be *BrokerError
+					if errors.As(err, &be) {
+						be.Topic, be.Partition = t.TopicName, int(p.PartitionIndex)
+					}
+					return nil, err
+				}
+				if p.StartOffset < 0 {
+					continue
+				}
+				setOffset(so.starts, t.TopicName, int(p.PartitionIndex), p.StartOffset)
+				if p.Lag >= 0 && v >= wire.ShareGroupLagVersion {
+					setOffset(so.lags, t.TopicName, int(p.PartitionIndex), p.Lag)
+				}
+			}
+		}
+		out[g.GroupID] = so
+	}
+	return out, nil
+}
+
+// fetchAllShareOffsets reads the offsets of every listed share group from the broker that listed
+// it, one request per coordinator (per maxGroupsPerOffsetFetch groups), coordinators at once, as
+// commits (OffsetFetch's shape, the start offset as the committed offset) and lags by group.
+func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, map[string]map[topicPartition]int64, error) {
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		errs    []error
+		commits = map[string][]wire.OffsetFetchResponseTopic{}
+		lags    = map[string]map[topicPartition]int64{}
+	)
+	for coordinator, groups := range byCoordinator(listed, true) {
+		slices.Sort(groups)
+		wg.Go(func() {
+			for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
+				got, err := c.describeShareOffsets(ctx, coordinator, chunk)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+					mu.Unlock()
+					return
+				}
+				for id, so := range got {
+					commits[id], lags[id] = so.asCommits()
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return commits, lags, firstError(errs)
+}
+
+// asCommits is the start offsets in OffsetFetch's shape, and the lags by partition.
+func (so shareOffsets) asCommits() ([]wire.OffsetFetchResponseTopic, map[topicPartition]int64) {
+	topics := []wire.OffsetFetchResponseTopic{}
+	lags := map[topicPartition]int64{}
+	for topic, ps := range so.starts {
+		t := wire.OffsetFetchResponseTopic{Name: topic}
+		for p, start := range ps {
+			t.Partitions = append(t.Partitions, wire.OffsetFetchResponsePartition{Partition: int32(p), CommittedOffset: start})
+			if lag, ok := so.lags[topic][p]; ok {
+				lags[topicPartition{topic, p}] = lag
+			}
+		}
+		topics = append(topics, t)
+	}
+	return topics, lags
+}
+
+func setOffset(m map[string]map[int]int64, topic string, partition int, offset int64) {
+	if m[topic] == nil {
+		m[topic] = map[int]int64{}
+	}
+	m[topic][partition] = offset
+}
+
+// shareLags puts a share group's lags, as its coordinator counts them, in place of latest − start
+// offset (groupPartition's rule, which counts the acknowledged records after the start offset
+// too). Where the broker gives no lag (Kafka 4.0 and 4.1), latest − start offset stays: an upper
+// bound, never less than the records still to deliver. The start offset is never "out of range"
+// as a consumer's commit is: the broker moves it with the log start.
+func shareLags(partitions []GroupPartitionOffsets, lags map[int]int64) {
+	for i := range partitions {
+		p := &partitions[i]
+		p.OutOfRange = false
+		if lag, ok := lags[p.Partition]; ok && p.Committed != nil {
+			p.Lag = &lag
+		}
+	}
+}

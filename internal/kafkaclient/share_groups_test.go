@@ -1,0 +1,68 @@
+package kafkaclient
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kversion"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// A share group without members whose start offset was set to 4 (kadm AlterShareGroupOffsets) on
+// a partition of 10 records, and never fetched from another: it exists (never "not found"), its
+// kind is share, the start offset reads as the commit and the lag is 6, from the broker (v1) or,
+// from a broker that answers no lag (DescribeShareGroupOffsets v0, Kafka 4.0 and 4.1), latest −
+// start offset; never 0. kafka_consumer_groups' read lists it with the same lag.
+func TestShareGroupOffsets(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		maxV90  int16
+		wantLag int64
+	}{
+		{name: "lag from the broker (v1)", maxV90: 1, wantLag: 6},
+		{name: "no lag from the broker (v0): latest - start", maxV90: 0, wantLag: 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			versions := kversion.Stable()
+			versions.SetMaxKeyVersion(90, tc.maxV90)
+			c := newCluster(t, kfake.SeedTopics(1, "t", "u"), kfake.MaxVersions(versions))
+			produce(t, c, "t", 0, 10)
+			var o kadm.Offsets
+			o.Add(kadm.Offset{Topic: "t", Partition: 0, At: 4, LeaderEpoch: -1})
+			res, err := kadm.NewClient(acctest.FakeClient(t, c)).AlterShareGroupOffsets(context.Background(), "g", o)
+			if err == nil {
+				err = res.Error()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl := newClient(t, c, 5*time.Second)
+
+			got, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g", Topics: []string{"t", "u"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "t/0 committed=4 earliest=0 latest=10 lag=6 outOfRange=false logEnd=10; " +
+				"u/0 committed=null earliest=0 latest=0 lag=null outOfRange=false logEnd=0; "
+			if got.Type != ShareGroup || got.State != "Empty" || describe(got.Partitions) != want {
+				t.Fatalf("got %s/%s %s\nwant share/Empty %s", got.Type, got.State, describe(got.Partitions), want)
+			}
+			if total, _ := TotalLag(got.Partitions); total != tc.wantLag {
+				t.Fatalf("total lag %d, want %d", total, tc.wantLag)
+			}
+
+			groups, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{Topics: []string{"t"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(groups) != 1 || groups[0].GroupID != "g" || groups[0].Type != ShareGroup ||
+				groups[0].TotalLag != tc.wantLag || len(groups[0].Topics) != 1 || groups[0].Topics[0] != "t" {
+				t.Fatalf("groups %+v, want g: share, topics [t], total lag %d", groups, tc.wantLag)
+			}
+		})
+	}
+}

@@ -1,0 +1,125 @@
+package provider
+
+import (
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// The gating guide's time-lag recipes (issue 17), run as written from examples/gating against
+// the broker, with the topics and groups they name arranged by the test: the precondition
+// passes when the group is where the recipe says it must be, and fails when it is not.
+
+// gatingRecipe is a recipe's directory, applied as it is. Its terraform block names the provider
+// by its registry address, which the in-process provider then serves; as its files hold a
+// provider block, the test steps (not the test case) name the provider factories.
+func gatingRecipe(t *testing.T, name string) config.TestStepConfigFunc {
+	t.Setenv(resource.EnvTfAccProviderNamespace, "kafka-offsets") // registry.terraform.io/kafka-offsets/kafka
+	return config.StaticDirectory(filepath.Join("..", "..", "examples", "gating", name))
+}
+
+// "A live topic: at most 60 s behind". billing-service has read invoices up to records written
+// a moment ago (passes); then its commit on partition 0 goes back to a record an hour old
+// (fails, saying how far behind it is). billing-service-v2, which the recipe's wait block waits
+// for, has read everything: its time lag, the recipe's output, is 0.
+func TestAccGatingRecipe_liveTopicTimeLag(t *testing.T) {
+	k := acctest.Connect(t)
+	dir := gatingRecipe(t, "live-topic-time-lag")
+	const topic, group, v2 = "invoices", "billing-service", "billing-service-v2"
+	k.CreateTopic(topic, 2, nil)
+	hourOld := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	k.ProduceAt(topic, 0, hourOld)
+	var (
+		w              readWindow
+		fresh0, fresh1 = &acctest.Record{}, &acctest.Record{}
+	)
+	resource.Test(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					w.open()
+					// Fresh records, partition 0's the older: they are what billing-service reads next.
+					now := time.Now().Truncate(time.Millisecond)
+					k.ProduceAt(topic, 0, now, now.Add(time.Millisecond))
+					k.ProduceAt(topic, 1, now.Add(2*time.Millisecond))
+					k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1, 1: 0}})
+					k.CommitOffsets(v2, map[string]map[int32]int64{topic: {0: 3, 1: 1}})
+					*fresh0 = *oracleNext(t, k, topic, 0, 1, 0, 1, now)
+					*fresh1 = *oracleNext(t, k, topic, 1, 0, 0, 0, now.Add(2*time.Millisecond))
+				},
+				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
+				ConfigStateChecks: append(
+					expectTimeLag(t, k, "data.kafka_consumer_group_offsets.billing", group, "Empty", &w, []timedEntry{
+						{groupEntry{topic, 0, 1, 3}, fresh0}, {groupEntry{topic, 1, 0, 1}, fresh1},
+					}),
+					statecheck.ExpectKnownValue("data.kafka_consumer_group_offsets.billing_v2_current",
+						tfjsonpath.New("max_time_lag_ms"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectKnownOutputValue("billing_v2_time_lag_ms", knownvalue.Int64Exact(0)),
+				),
+			},
+			{
+				PreConfig: func() {
+					k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 0}})
+					oracleNext(t, k, topic, 0, 0, 0, 0, hourOld)
+				},
+				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
+				// An hour and the test's own time, under 100 s: 3,600,000 to 3,699,999 ms.
+				ExpectError: regexp.MustCompile(`(?s)Resource precondition failed.*billing-service\s+is\s+36\d{5}\s+ms\s+behind\s+on\s+invoices\s+\(allowed:\s+60000\)\.`),
+			},
+		},
+	})
+}
+
+// "Everything produced before the cut-over has been read". orders has, on partition 0, records
+// 20 and 10 minutes before the cut-over and 5 and 10 minutes after it (the first after it at
+// offset 2), on partition 1 one record before it only (so its commit must reach the log end,
+// 1). orders-service committed at 2 and 1 passes; at 1 and 1, or at 2 and 0, it fails.
+func TestAccGatingRecipe_readBeforeCutOver(t *testing.T) {
+	k := acctest.Connect(t)
+	dir := gatingRecipe(t, "read-before-cut-over")
+	const topic, group = "orders", "orders-service"
+	k.CreateTopic(topic, 2, nil)
+	cut := time.Now().Add(-30 * time.Minute).Truncate(time.Second)
+	k.ProduceAt(topic, 0, cut.Add(-20*time.Minute), cut.Add(-10*time.Minute), cut.Add(5*time.Minute), cut.Add(10*time.Minute))
+	k.ProduceAt(topic, 1, cut.Add(-15*time.Minute))
+	// The oracle: the first offset at or after the cut-over (ListOffsets by time, franz-go).
+	if at0, _ := k.ListOffset(topic, 0, cut.UnixMilli(), 0); at0 != 2 {
+		t.Fatalf("oracle: partition 0's first offset at the cut-over is %d; the test arranged 2", at0)
+	}
+	if at1, _ := k.ListOffset(topic, 1, cut.UnixMilli(), 0); at1 != -1 {
+		t.Fatalf("oracle: partition 1 has an offset at the cut-over, %d; the test arranged none", at1)
+	}
+	vars := config.Variables{"cut_over_time": config.StringVariable(cut.UTC().Format(time.RFC3339))}
+	commit := func(p0, p1 int64) func() {
+		return func() { k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: p0, 1: p1}}) }
+	}
+	notYet := regexp.MustCompile(`(?s)Resource precondition failed.*orders-service\s+has\s+not\s+yet\s+read\s+every\s+record\s+produced\s+before\s+` +
+		regexp.QuoteMeta(cut.UTC().Format(time.RFC3339)) + `\.`)
+	resource.Test(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				PreConfig: commit(2, 1), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.kafka_topic_offsets.orders_at_cut_over", tfjsonpath.New("partitions"),
+						knownvalue.ListPartial(map[int]knownvalue.Check{
+							0: knownvalue.ObjectPartial(map[string]knownvalue.Check{"timestamp_offset": knownvalue.Int64Exact(2)}),
+							1: knownvalue.ObjectPartial(map[string]knownvalue.Check{"timestamp_offset": knownvalue.Null()}),
+						})),
+					groupOracleAgrees{t: t, k: k, group: group, entries: []groupEntry{{topic, 0, 2, 4}, {topic, 1, 1, 1}}},
+				},
+			},
+			{PreConfig: commit(1, 1), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars, ExpectError: notYet},
+			{PreConfig: commit(2, 0), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars, ExpectError: notYet},
+			{PreConfig: commit(4, 1), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars},
+		},
+	})
+}

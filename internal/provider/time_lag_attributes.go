@@ -1,0 +1,109 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
+)
+
+// The time-lag attributes of the group data sources (kafkaclient's time_lag.go is the rule),
+// written once: fetch_timestamps, next_record_timestamp, time_lag_ms, max_time_lag_ms.
+
+func fetchTimestampsAttribute() schema.BoolAttribute {
+	return schema.BoolAttribute{
+		Optional: true,
+		MarkdownDescription: "Also read how old the oldest unread record is: for every partition with a commit " +
+			"below the latest offset, one Fetch request reads the record at the committed offset (or the first " +
+			"one after it that still exists and that `isolation_level` shows: compaction, DeleteRecords, " +
+			"transaction markers and, under `read_committed`, aborted transactions skip records) for its " +
+			"timestamp. Costs one Fetch request per partition leader (more only for partitions whose data " +
+			"there holds no such record in the first 64 KiB, or a record batch larger than that), and needs the " +
+			"ACL operation **READ** on the topics (not only DESCRIBE). Reads no record's key or value into " +
+			"state, joins no group and commits nothing. Default `false`: no Fetch at all, and the time " +
+			"attributes are `null`.",
+	}
+}
+
+// nextRecordTimestampAttribute is next_record_timestamp of a partition entry.
+var nextRecordTimestampAttribute = schema.StringAttribute{
+	Computed: true, CustomType: timetypes.RFC3339Type{},
+	MarkdownDescription: "With `fetch_timestamps`: the timestamp of the first record a consumer of the group " +
+		"reads next under `isolation_level` (Fetch at the committed offset), as RFC 3339 in UTC with " +
+		"milliseconds (`\"2026-11-01T12:05:00.250Z\"`): the producer's CreateTime, or the broker's time of " +
+		"append on a topic with `message.timestamp.type=LogAppendTime`. A commit before the log start reads " +
+		"from the log start, the oldest record that still exists. For a share group, the record at the " +
+		"share-partition start offset: the oldest one not yet acknowledged (or still being delivered). " +
+		"`null` when the partition is caught up " +
+		"(nothing to read below the latest offset), has no commit, or the commit is past the log end; and " +
+		"when that record has no timestamp (written by a client older than Kafka 0.10).",
+}
+
+// timeLagMsAttribute is time_lag_ms of a partition entry.
+var timeLagMsAttribute = schema.Int64Attribute{
+	Computed: true,
+	MarkdownDescription: "With `fetch_timestamps`: how old, in milliseconds, the oldest record is that the " +
+		"group has not read: the time of the read minus `next_record_timestamp`. `0` when caught up, also when " +
+		"the only records after the commit are transaction markers or aborted records that a consumer skips. " +
+		"Never negative: a `next_record_timestamp` later than the provider's clock (a producer's clock running " +
+		"ahead, or timestamps set by the application) gives `0` and a warning (`Record timestamps ahead of " +
+		"the clock`). `null` without a commit, with a commit past the log end, and when the record has no " +
+		"timestamp: its age is unknown.",
+}
+
+// maxTimeLagMsDescription describes max_time_lag_ms, of a group (whose is said first).
+const maxTimeLagMsDescription = "With `fetch_timestamps`: the largest `time_lag_ms` of the partitions read, " +
+	"in milliseconds. `null` when no partition was read, and when any partition's `time_lag_ms` is `null` " +
+	"(no commit, a commit past the log end, a record without a timestamp), so that a gate on it, such as " +
+	"`max_time_lag_ms <= 60000`, cannot pass over a partition whose age is unknown: Terraform refuses to " +
+	"compare `null`."
+
+// nextRecordTime is a partition's next_record_timestamp.
+func nextRecordTime(p kafkaclient.GroupPartitionOffsets) timetypes.RFC3339 {
+	if p.Next == nil || p.Next.TimestampMs < 0 {
+		return optionalTime(nil)
+	}
+	return optionalTime(&p.Next.TimestampMs)
+}
+
+// addTimeLagWarnings says why time lags read as 0 or null where the timestamps are to blame:
+// records stamped later than the provider's clock, and records without a timestamp.
+func addTimeLagWarnings(diags *diag.Diagnostics, group string, partitions []kafkaclient.GroupPartitionOffsets) {
+	var ahead, untimed []kafkaclient.GroupPartitionOffsets
+	for _, p := range partitions {
+		switch {
+		case p.Ahead:
+			ahead = append(ahead, p)
+		case p.Next != nil && p.Next.TimestampMs < 0:
+			untimed = append(untimed, p)
+		}
+	}
+	if len(ahead) > 0 {
+		diags.AddWarning("Record timestamps ahead of the clock", fmt.Sprintf("Consumer group %q: the next record "+
+			"to read of %d partition(s) has a timestamp later than the provider's clock, so their time_lag_ms reads "+
+			"0 although records wait (lag > 0): %s. The producer's clock runs ahead of this machine's, or the "+
+			"application sets record timestamps. Gate on lag as well as on time lag.",
+			group, len(ahead), listPartitions(ahead, nextRecordFigures)))
+	}
+	if len(untimed) > 0 {
+		diags.AddWarning("Records without a timestamp", fmt.Sprintf("Consumer group %q: the next record to read "+
+			"of %d partition(s) has no timestamp (-1: written by a client older than Kafka 0.10), so their "+
+			"time_lag_ms and the group's max_time_lag_ms are null: %s.",
+			group, len(untimed), listPartitions(untimed, nextRecordFigures)))
+	}
+}
+
+// nextRecordFigures shows a partition's next record.
+func nextRecordFigures(p kafkaclient.GroupPartitionOffsets) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s/%d (offset %d", p.Topic, p.Partition, p.Next.Offset)
+	if p.Next.TimestampMs >= 0 {
+		fmt.Fprintf(&b, ", timestamp %s", nextRecordTime(p).ValueString())
+	}
+	b.WriteString(")")
+	return b.String()
+}
