@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -135,5 +137,52 @@ func TestNoFetchWithoutTimestamps(t *testing.T) {
 	}
 	if groups[0].MaxTimeLagMs != nil {
 		t.Errorf("group max time lag %d without FetchTimestamps", *groups[0].MaxTimeLagMs)
+	}
+}
+
+// A group on 10,000 partitions: every partition's next record exact, in one Fetch request (each
+// answer is bounded by fetchResponseBytes, 8 MiB, whatever the number of partitions; these
+// partitions' batches take about 1 MiB).
+func TestGroupTimeLagTenThousandPartitions(t *testing.T) {
+	const n = 10_000
+	c := newCluster(t, kfake.NumBrokers(1), kfake.SeedTopics(n, "wide"))
+	counts := acctest.CountRequests(c)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.ProducerLinger(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	t0 := time.UnixMilli(1_700_000_000_000)
+	stamp := func(p int32, i int) time.Time { return t0.Add(time.Duration(int(p)*2+i) * time.Millisecond) }
+	var commits kadm.Offsets
+	for p := range int32(n) {
+		for i := range 2 {
+			cl.Produce(context.Background(), &kgo.Record{Topic: "wide", Partition: p, Value: []byte("v"), Timestamp: stamp(p, i)}, nil)
+		}
+		commits.Add(kadm.Offset{Topic: "wide", Partition: p, At: 1, LeaderEpoch: -1})
+	}
+	if err := cl.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := kadm.NewClient(cl).CommitAllOffsets(context.Background(), "g", commits); err != nil {
+		t.Fatal(err)
+	}
+	before := counts()[int16(kmsg.Fetch)]
+	res, err := newClient(t, c, time.Minute).GroupOffsets(context.Background(),
+		GroupOffsetsRequest{GroupID: "g", Topics: []string{"wide"}, FetchTimestamps: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Partitions) != n {
+		t.Fatalf("%d partitions, want %d", len(res.Partitions), n)
+	}
+	for _, p := range res.Partitions {
+		if want := stamp(int32(p.Partition), 1).UnixMilli(); p.Next == nil || p.Next.Offset != 1 || p.Next.TimestampMs != want {
+			t.Fatalf("partition %d: next record %+v, want offset 1 stamped %d", p.Partition, p.Next, want)
+		}
+	}
+	if fetches := counts()[int16(kmsg.Fetch)] - before; fetches != 1 {
+		t.Errorf("%d Fetch requests for 10,000 partitions of one leader, want 1", fetches)
 	}
 }
