@@ -213,6 +213,12 @@ func (d *decoder) value(x reflect.Value, v int16) {
 			d.value(x.FieldByIndex(f.Index), v)
 		}
 		d.skipTags()
+	case reflect.Pointer: // a nullable struct: -1 for null, 1 before the struct
+		if d.int(1) < 0 || d.err != nil {
+			return
+		}
+		x.Set(reflect.New(x.Type().Elem()))
+		d.value(x.Elem(), v)
 	default:
 		d.err = fmt.Errorf("a %s, which this package does not decode", x.Type())
 	}

@@ -197,6 +197,10 @@ func (w *shapeWalker) value(t reflect.Type, v int16, flexible bool) {
 		w.array(t, v, flexible)
 	case reflect.Struct:
 		w.structure(t, v, flexible)
+	case reflect.Pointer: // a nullable struct (own.go's types only): -1 for null, else the struct
+		if int8(w.fixed(1, "a nullable struct's marker")) >= 0 {
+			w.value(t.Elem(), v, flexible)
+		}
 	case reflect.Array: // a uuid: [16]byte
 		w.take(uint64(t.Len()), t.String())
 	default:
