@@ -16,8 +16,9 @@ import (
 
 // ConsumerGroupsRequest selects consumer groups.
 type ConsumerGroupsRequest struct {
-	// Topics, when not nil, keeps only the groups with a committed offset on at least one of these
-	// topics, and only these topics in each group's figures. Each must exist.
+	// Topics, when not nil, keeps only the groups that read at least one of these topics (a
+	// committed offset there, or a member that owns one of its partitions now), and only these
+	// topics in each group's figures. Each must exist.
 	Topics []string
 	// GroupID, when set, must match the whole group id (see WholeMatch).
 	GroupID *regexp.Regexp
@@ -39,12 +40,21 @@ type GroupSummary struct {
 	ProtocolType string
 	// Type is the group's kind (ListGroups v5): classic, consumer, share, streams; "" below v5.
 	Type string
-	// Topics are the topics the group has commits on (within the request's Topics), sorted.
+	// Topics are the topics the group reads (within the request's Topics), sorted.
 	Topics []string
+	// Committed: the group has commits on Topics (a share group: share-partition state).
+	Committed bool
+	// Assigned: its members own partitions of Topics now (assignments.go).
+	Assigned bool
+	// Uncommitted counts the partitions of Topics members own that have no commit and hold
+	// records: where the group will start reading there is unknown, and so is its lag.
+	Uncommitted int
 	// TotalLag sums the positive lags (latest − committed, group_offsets.go's rule) of the committed
-	// partitions of Topics; for a share group, of the share-partition lags (share_groups.go).
-	TotalLag int64
-	// MaxTimeLagMs is the largest time lag of those partitions (MaxTimeLag), with FetchTimestamps.
+	// partitions of Topics; for a share group, of the share-partition lags (share_groups.go). nil
+	// when Uncommitted > 0: the group is not caught up, by an amount nobody knows.
+	TotalLag *int64
+	// MaxTimeLagMs is the largest time lag of those partitions (MaxTimeLag), with FetchTimestamps;
+	// nil when Uncommitted > 0.
 	MaxTimeLagMs *int64
 }
 
@@ -54,7 +64,8 @@ type GroupSummary struct {
 // groups at once (one request per group where the coordinator serves OffsetFetch below v8), and
 // ListOffsets per partition leader for every committed partition of every group; for share groups,
 // which commit nothing, DescribeShareGroupOffsets to each coordinator instead of OffsetFetch
-// (share_groups.go). It never sends
+// (share_groups.go); and for groups with members, the describe request of their kind to each
+// coordinator (assignments.go). It never sends
 // FindCoordinator (which would create __consumer_offsets on a cluster without groups), and
 // never joins, syncs or commits.
 func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
@@ -84,7 +95,11 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 			return err
 		}
 		maps.Copy(committed, shared)
-		out, err = c.summarize(ctx, md, req, listed, committed, lags, fresh)
+		assigned, err := c.fetchAllAssignments(ctx, listed)
+		if err != nil {
+			return err
+		}
+		out, err = c.summarize(ctx, md, req, listed, committed, lags, assigned, fresh)
 		return err
 	})
 	return out, err
@@ -120,9 +135,14 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 // partition (ListOffsets per leader across all topics), and adds up each group's lag.
 func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
 	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic,
-	shareLags map[string]map[topicPartition]int64, fresh bool,
+	shareLags map[string]map[topicPartition]int64, assigned owned, fresh bool,
 ) ([]GroupSummary, error) {
 	commits, leaders, err := selectCommits(md, req.Topics, committed, fresh)
+	if err != nil {
+		return nil, err
+	}
+	owns := selectOwned(md, req.Topics, assigned)
+	empty, err := c.emptyUncommitted(ctx, md, req.Isolation, commits, owns)
 	if err != nil {
 		return nil, err
 	}
@@ -144,10 +164,10 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 		if _, fetched := committed[id]; !fetched {
 			continue // vanished since ListGroups
 		}
-		if req.Topics != nil && len(commits[id]) == 0 {
+		if req.Topics != nil && len(commits[id]) == 0 && len(owns[id]) == 0 {
 			continue
 		}
-		s, ps, err := groupSummary(id, info, commits[id], latestOf, shareLags[id])
+		s, ps, err := groupSummary(id, info, commits[id], owns[id], empty, latestOf, shareLags[id])
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +178,9 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 			return nil, err
 		}
 		for i, ps := range partitions {
-			out[i].MaxTimeLagMs = MaxTimeLag(ps)
+			if out[i].Uncommitted == 0 {
+				out[i].MaxTimeLagMs = MaxTimeLag(ps)
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b GroupSummary) int { return strings.Compare(a.GroupID, b.GroupID) })
@@ -206,6 +228,60 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 	return commits, leaders, nil
 }
 
+// selectOwned keeps, of what each group's members own, the partitions of the selected topics
+// (nil: all) that the metadata knows: an assignment may name a topic deleted since.
+func selectOwned(md *clusterMetadata, topics []string, assigned owned) owned {
+	filter := topicSet(topics)
+	byName := md.byName()
+	out := owned{}
+	for id, tps := range assigned {
+		for tp := range tps {
+			if filter != nil && !filter[tp.topic] {
+				continue
+			}
+			if _, ok := byName[tp.topic].partitionOK(int32(tp.partition)); ok {
+				out.add(id, tp.topic, []int32{int32(tp.partition)})
+			}
+		}
+	}
+	return out
+}
+
+// emptyUncommitted is, of the owned partitions without a commit, those with no record (log start
+// offset = latest offset): a group starts there with no lag, wherever its auto.offset.reset
+// points. One ListOffsets per leader, only when there are such partitions.
+func (c *Client) emptyUncommitted(ctx context.Context, md *clusterMetadata, isolation Isolation,
+	commits map[string]map[topicPartition]int64, owns owned,
+) (map[topicPartition]bool, error) {
+	leaders := map[topicPartition]leader{}
+	byName := md.byName()
+	for id, tps := range owns {
+		for tp := range tps {
+			if _, ok := commits[id][tp]; ok {
+				continue
+			}
+			l, err := md.leaderOf(byName[tp.topic], int32(tp.partition))
+			if err != nil {
+				return nil, err
+			}
+			leaders[tp] = l
+		}
+	}
+	empty := map[topicPartition]bool{}
+	if len(leaders) == 0 {
+		return empty, nil
+	}
+	bounds, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, leaders)
+	for topic, ps := range bounds {
+		for _, p := range ps {
+			if p.Earliest == p.Latest {
+				empty[topicPartition{topic, p.Partition}] = true
+			}
+		}
+	}
+	return empty, err
+}
+
 // topicSet is topics as a set; nil for nil (every topic).
 func topicSet(topics []string) map[string]bool {
 	if topics == nil {
@@ -218,10 +294,20 @@ func topicSet(topics []string) map[string]bool {
 	return set
 }
 
-// groupSummary is one group's summary from its commits and the latest offsets, and the
-// partitions it sums up; a share group's lags are the broker's where it gives them (shareLags).
-func groupSummary(id string, info listedGroupInfo, commits, latestOf, shareLags map[topicPartition]int64) (GroupSummary, []GroupPartitionOffsets, error) {
-	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Type: info.groupType, Topics: []string{}}
+// groupSummary is one group's summary from its commits, what its members own and the latest
+// offsets, and the partitions it sums up; a share group's lags are the broker's where it gives
+// them (shareLags).
+func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]int64, owns, empty map[topicPartition]bool,
+	latestOf, shareLags map[topicPartition]int64,
+) (GroupSummary, []GroupPartitionOffsets, error) {
+	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Type: info.groupType, Topics: []string{},
+		Committed: len(commits) > 0, Assigned: len(owns) > 0}
+	for tp := range owns {
+		s.Topics = append(s.Topics, tp.topic)
+		if _, ok := commits[tp]; !ok && !empty[tp] {
+			s.Uncommitted++
+		}
+	}
 	var partitions []GroupPartitionOffsets
 	for tp, offset := range commits {
 		// The lag rule of group_offsets.go; the summary needs no earliest offset (only lags are summed).
@@ -233,8 +319,11 @@ func groupSummary(id string, info listedGroupInfo, commits, latestOf, shareLags 
 		partitions = append(partitions, gp)
 		s.Topics = append(s.Topics, tp.topic)
 	}
-	var ok bool
-	if s.TotalLag, ok = TotalLag(partitions); !ok {
+	total, ok := TotalLag(partitions)
+	if s.Uncommitted == 0 {
+		s.TotalLag = &total
+	}
+	if !ok {
 		return GroupSummary{}, nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
 			"answered offsets near 2^63, which no real partition reaches", id)
 	}

@@ -39,7 +39,11 @@ func groupsCluster(t *testing.T, opts ...kfake.Opt) *kfake.Cluster {
 func showGroups(gs []GroupSummary) string {
 	s := ""
 	for _, g := range gs {
-		s += fmt.Sprintf("[%s %s %q %v %d]", g.GroupID, g.State, g.ProtocolType, g.Topics, g.TotalLag)
+		lag := "null"
+		if g.TotalLag != nil {
+			lag = fmt.Sprint(*g.TotalLag)
+		}
+		s += fmt.Sprintf("[%s %s %q %v %s]", g.GroupID, g.State, g.ProtocolType, g.Topics, lag)
 	}
 	return s
 }

@@ -60,7 +60,7 @@ func TestShareGroupOffsets(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(groups) != 1 || groups[0].GroupID != "g" || groups[0].Type != ShareGroup ||
-				groups[0].TotalLag != tc.wantLag || len(groups[0].Topics) != 1 || groups[0].Topics[0] != "t" {
+				groups[0].TotalLag == nil || *groups[0].TotalLag != tc.wantLag || len(groups[0].Topics) != 1 || groups[0].Topics[0] != "t" {
 				t.Fatalf("groups %+v, want g: share, topics [t], total lag %d", groups, tc.wantLag)
 			}
 		})

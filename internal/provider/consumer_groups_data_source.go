@@ -43,14 +43,23 @@ func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) map[string]attr.Value 
 	for i, t := range g.Topics {
 		topics[i] = types.StringValue(t)
 	}
+	because := []attr.Value{}
+	if g.Assigned {
+		because = append(because, types.StringValue("assigned"))
+	}
+	if g.Committed {
+		because = append(because, types.StringValue("committed"))
+	}
 	return map[string]attr.Value{
-		"group_id":        types.StringValue(g.GroupID),
-		"state":           state,
-		"protocol_type":   types.StringValue(g.ProtocolType),
-		"group_type":      stringOrNull(g.Type),
-		"topics":          types.ListValueMust(types.StringType, topics),
-		"total_lag":       types.Int64Value(g.TotalLag),
-		"max_time_lag_ms": types.Int64PointerValue(g.MaxTimeLagMs),
+		"group_id":               types.StringValue(g.GroupID),
+		"state":                  state,
+		"protocol_type":          types.StringValue(g.ProtocolType),
+		"group_type":             stringOrNull(g.Type),
+		"topics":                 types.ListValueMust(types.StringType, topics),
+		"listed_because":         types.ListValueMust(types.StringType, because),
+		"uncommitted_partitions": types.Int64Value(int64(g.Uncommitted)),
+		"total_lag":              types.Int64PointerValue(g.TotalLag),
+		"max_time_lag_ms":        types.Int64PointerValue(g.MaxTimeLagMs),
 	}
 }
 
@@ -70,17 +79,32 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		"ListGroups v5 (KIP-1043, Kafka 3.8+) names it: `classic`, `consumer` (KIP-848), `share` " +
 		"(KIP-932) or `streams` (KIP-1071); `null` where the broker does not say (ListGroups before v5)."},
 	"topics": schema.ListAttribute{ElementType: types.StringType, Computed: true,
-		MarkdownDescription: "The topics the group has committed offsets on (within `topics`), sorted; " +
-			"for a share group, the topics it has share-partition state for (it has fetched from them)."},
+		MarkdownDescription: "The topics the group reads (within `topics`), sorted: those it has committed " +
+			"offsets on (for a share group, share-partition state: it has fetched from them) and those its " +
+			"members are assigned now."},
+	"listed_because": schema.ListAttribute{ElementType: types.StringType, Computed: true,
+		MarkdownDescription: "Why the group is listed as a reader of these topics, sorted: `committed` (it has " +
+			"committed offsets there, OffsetFetch; for a share group, share-partition state, " +
+			"DescribeShareGroupOffsets) and/or `assigned` (its members own partitions there now: DescribeGroups " +
+			"for classic groups, ConsumerGroupDescribe for KIP-848 groups, ShareGroupDescribe for share groups, " +
+			"StreamsGroupDescribe for streams groups, whose active tasks read their subtopologies' source " +
+			"topics). Empty for a group without commits or members on any topic, listed when `topics` is unset."},
+	"uncommitted_partitions": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many " +
+		"partitions of these topics the group's members own that hold records and have no commit: a " +
+		"group just deployed, one with auto-commit off, or one that keeps its offsets outside Kafka (Flink, " +
+		"Spark). Where it will start there (`auto.offset.reset`) is not in the cluster, so its lag is unknown " +
+		"and `total_lag` is `null`. A partition without records counts as no lag: the group starts there " +
+		"with none, wherever it starts."},
 	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
 		"group's committed partitions of these topics of latest offset − committed offset, " +
 		"counting only positive lags (a commit past the log end does not cancel a backlog " +
 		"elsewhere). In offsets, not records: transaction markers count. For a share group, the sum of " +
 		"its share-partition lags as the broker counts them (DescribeShareGroupOffsets v1, KIP-1226, " +
 		"Kafka 4.2+; on 4.0 and 4.1, latest offset − share-partition start offset, an upper bound), as " +
-		"`kafka_consumer_group_offsets` reads them."},
+		"`kafka_consumer_group_offsets` reads them. `null` when `uncommitted_partitions` is above 0: the " +
+		"group is not caught up by an amount nobody knows, so `total_lag == 0` is false."},
 	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +
-		"over the same partitions. " + maxTimeLagMsDescription},
+		"over the same partitions; `null` too when `uncommitted_partitions` is above 0. " + maxTimeLagMsDescription},
 }}
 
 // consumerGroupsEmptyTopics is what `topics = []` would have meant here.
@@ -105,9 +129,10 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 				ElementType: types.StringType,
 				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
 				Optional:    true,
-				MarkdownDescription: "Keep only the groups with a committed offset on at least one of these " +
-					"topics, and only these topics in each group's `topics` and `total_lag`. Each topic must " +
-					"exist. Default: every group, over every topic it has commits on. An empty set is an error " +
+				MarkdownDescription: "Keep only the groups that read at least one of these topics (a committed " +
+					"offset there, or members assigned one of its partitions now: see `listed_because`), and only " +
+					"these topics in each group's `topics` and `total_lag`. Each topic must exist. Default: every " +
+					"group, over every topic it has commits on or is assigned. An empty set is an error " +
 					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would " +
 					"select no group.",
 				Validators: topicSetValidators(consumerGroupsEmptyTopics),

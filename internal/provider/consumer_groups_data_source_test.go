@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,27 +58,67 @@ func (o groupsOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStat
 	}
 }
 
-// check is the group's entry, with max_time_lag_ms as checked (null without fetch_timestamps).
-func (e groupsEntry) check(maxTimeLag knownvalue.Check) knownvalue.Check {
+// check is the group's entry, with max_time_lag_ms as checked (null without fetch_timestamps) and
+// listed_because as checked. Every partition these groups own has a commit.
+func (e groupsEntry) check(maxTimeLag, because knownvalue.Check) knownvalue.Check {
 	var topics []knownvalue.Check
 	for _, t := range e.topics {
 		topics = append(topics, knownvalue.StringExact(t))
 	}
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"group_id":        knownvalue.StringExact(e.id),
-		"state":           knownvalue.StringExact(e.state),
-		"protocol_type":   knownvalue.StringExact(e.protocolType),
-		"group_type":      knownvalue.StringExact(e.groupType),
-		"topics":          knownvalue.ListExact(topics),
-		"total_lag":       knownvalue.Int64Exact(e.totalLag),
-		"max_time_lag_ms": maxTimeLag,
+		"group_id":               knownvalue.StringExact(e.id),
+		"state":                  knownvalue.StringExact(e.state),
+		"protocol_type":          knownvalue.StringExact(e.protocolType),
+		"group_type":             knownvalue.StringExact(e.groupType),
+		"topics":                 knownvalue.ListExact(topics),
+		"listed_because":         because,
+		"uncommitted_partitions": knownvalue.Int64Exact(0),
+		"total_lag":              knownvalue.Int64Exact(e.totalLag),
+		"max_time_lag_ms":        maxTimeLag,
 	})
 }
+
+// because is listed_because as the oracle sees it when the check runs: "assigned" when kadm
+// describes a member of the group owning a partition of filter (of any topic without one),
+// "committed" when the test expects commits (topics).
+func (e groupsEntry) because(k *acctest.Kafka, filter []string) knownvalue.Check {
+	return oracleStrings{what: "listed_because of " + e.id, want: func() []string {
+		out := []string{}
+		if k.Owns(e.id, e.groupType, filter...) {
+			out = append(out, "assigned")
+		}
+		if len(e.topics) > 0 {
+			out = append(out, "committed")
+		}
+		return out
+	}}
+}
+
+// oracleStrings is a list of strings that want, asked when the check runs, gives.
+type oracleStrings struct {
+	what string
+	want func() []string
+}
+
+func (c oracleStrings) CheckValue(v any) error {
+	list, _ := v.([]any)
+	got := make([]string, 0, len(list))
+	for _, s := range list {
+		str, _ := s.(string)
+		got = append(got, str)
+	}
+	if want := c.want(); !slices.Equal(got, want) {
+		return fmt.Errorf("%s: got %q, the oracle says %q", c.what, got, want)
+	}
+	return nil
+}
+
+func (c oracleStrings) String() string { return c.what + " as the oracle says" }
 
 func expectGroups(k *acctest.Kafka, filter []string, want []groupsEntry) []statecheck.StateCheck {
 	var entries []knownvalue.Check
 	for _, e := range want {
-		entries = append(entries, e.check(knownvalue.Null()))
+		entries = append(entries, e.check(knownvalue.Null(), e.because(k, filter)))
 	}
 	return []statecheck.StateCheck{
 		groupsOracleAgrees{k: k, entries: want, filter: filter},

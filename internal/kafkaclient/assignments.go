@@ -1,0 +1,224 @@
+package kafkaclient
+
+// A group reads a topic before it commits there: a member just deployed, a consumer with
+// auto-commit off, or one that keeps its offsets outside Kafka (Flink, Spark) owns partitions
+// and has no commit on them. Kafka's tools list such a group as a reader
+// (kafka-consumer-groups.sh --describe --all-groups); so does kafka_consumer_groups, from the
+// partitions its members own now, as each kind's describe API answers them from the group's
+// coordinator: DescribeGroups for classic groups (the consumer protocol's member assignment),
+// ConsumerGroupDescribe (KIP-848), ShareGroupDescribe (KIP-932) and StreamsGroupDescribe
+// (KIP-1071: a member owns tasks; an active task of a subtopology reads that partition of each of
+// its source topics).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/segmentio/kafka-go/protocol/describegroups"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+)
+
+// owned is, by group, the partitions its members own now.
+type owned map[string]map[topicPartition]bool
+
+func (o owned) add(group, topic string, partitions []int32) {
+	if o[group] == nil {
+		o[group] = map[topicPartition]bool{}
+	}
+	for _, p := range partitions {
+		o[group][topicPartition{topic, int(p)}] = true
+	}
+}
+
+// fetchAllAssignments reads what the members of every listed group with members own, one
+// describe request per coordinator and kind (per maxGroupsPerOffsetFetch groups), coordinators
+// at once. Groups listed Empty or Dead have no member and are not asked about; a group gone
+// since it was listed is left out.
+func (c *Client) fetchAllAssignments(ctx context.Context, listed map[string]listedGroupInfo) (owned, error) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = owned{}
+	)
+	for coordinator, byKind := range describable(listed) {
+		wg.Go(func() {
+			for kind, groups := range byKind {
+				slices.Sort(groups)
+				for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
+					got, err := c.describeAssignments(ctx, coordinator, kind, chunk)
+					mu.Lock()
+					errs = append(errs, err)
+					maps.Copy(out, got)
+					mu.Unlock()
+					if err != nil {
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out, firstError(slices.DeleteFunc(errs, func(err error) bool { return err == nil }))
+}
+
+// describable is the listed groups that may have members, by coordinator, then by the kind of
+// describe request that answers for them: a group's kind (ListGroups v5), or classic for a
+// consumer group of a broker that does not say. Groups of other protocol types (Kafka Connect's)
+// own no topic partitions.
+func describable(listed map[string]listedGroupInfo) map[leader]map[string][]string {
+	out := map[leader]map[string][]string{}
+	for id, g := range listed {
+		if g.state == "Empty" || g.state == "Dead" {
+			continue
+		}
+		kind := g.groupType
+		if kind == "" || kind == ClassicGroup {
+			if g.protocolType != "consumer" {
+				continue
+			}
+			kind = ClassicGroup
+		}
+		if out[g.coordinator] == nil {
+			out[g.coordinator] = map[string][]string{}
+		}
+		out[g.coordinator][kind] = append(out[g.coordinator][kind], id)
+	}
+	return out
+}
+
+// describeAssignments asks coordinator what the members of groups, all of one kind, own.
+func (c *Client) describeAssignments(ctx context.Context, coordinator leader, kind string, groups []string) (owned, error) {
+	var (
+		req protocol.Message
+		op  string
+	)
+	switch kind {
+	case ClassicGroup:
+		req, op = &describegroups.Request{Groups: groups}, "DescribeGroups"
+	case ConsumerGroup:
+		req, op = &wire.ConsumerGroupDescribeRequest{GroupIDs: groups}, "ConsumerGroupDescribe"
+	case ShareGroup:
+		req, op = &wire.ShareGroupDescribeRequest{GroupIDs: groups}, "ShareGroupDescribe"
+	case StreamsGroup:
+		req, op = &wire.StreamsGroupDescribeRequest{GroupIDs: groups}, "StreamsGroupDescribe"
+	default:
+		// A kind this provider does not know may read topics in a way it cannot see: fail closed.
+		return nil, fmt.Errorf("group %q is of kind %q, which this provider cannot describe: it cannot tell "+
+			"which topics the group reads. Upgrade the provider, or narrow group_id_regex to leave the group out",
+			groups[0], kind)
+	}
+	m, err := c.brokers.RoundTrip(ctx, coordinator.address, req)
+	if err != nil {
+		return nil, c.requestError(fmt.Sprintf("%s for %d group%s", op, len(groups), plural(len(groups))),
+			coordinator.address, int(coordinator.id), err)
+	}
+	out := owned{}
+	switch res := m.(type) {
+	case *describegroups.Response:
+		for _, g := range res.Groups {
+			err = errors.Join(err, classicOwned(out, g))
+		}
+	case *wire.ConsumerGroupDescribeResponse:
+		for _, g := range res.Groups {
+			err = errors.Join(err, describedOwned(out, op, g.GroupID, g.ErrorCode, g.Members,
+				func(m wire.ConsumerGroupDescribeMember) wire.Assignment { return m.Assignment }))
+		}
+	case *wire.ShareGroupDescribeResponse:
+		for _, g := range res.Groups {
+			err = errors.Join(err, describedOwned(out, op, g.GroupID, g.ErrorCode, g.Members,
+				func(m wire.ShareGroupDescribeMember) wire.Assignment { return m.Assignment }))
+		}
+	case *wire.StreamsGroupDescribeResponse:
+		for _, g := range res.Groups {
+			err = errors.Join(err, streamsOwned(out, g))
+		}
+	default:
+		return nil, fmt.Errorf("%s: unexpected answer %T", op, m)
+	}
+	return out, err
+}
+
+// present is nil for a group described without error, errGone for a group gone since it was
+// listed (GROUP_ID_NOT_FOUND), else the group's error.
+func present(op, group string, code int16) error {
+	err := groupError(op, group, codeError(code))
+	if errors.As(err, new(*GroupNotFoundError)) {
+		return errGone
+	}
+	return err
+}
+
+var errGone = errors.New("the group is gone")
+
+// gone drops errGone: a group gone since it was listed owns nothing.
+func gone(err error) error {
+	if errors.Is(err, errGone) {
+		return nil
+	}
+	return err
+}
+
+// classicOwned adds what a classic group's members own: their consumer-protocol assignments.
+// Groups of other protocol types (Kafka Connect's) own no partitions.
+func classicOwned(out owned, g describegroups.ResponseGroup) error {
+	if err := present("DescribeGroups", g.GroupID, g.ErrorCode); err != nil {
+		return gone(err)
+	}
+	if g.ProtocolType != "consumer" {
+		return nil
+	}
+	for _, m := range g.Members {
+		topics, err := wire.ClassicAssignment(m.MemberAssignment)
+		if err != nil {
+			return fmt.Errorf("DescribeGroups for group %q: member %q: %w", g.GroupID, m.MemberID, err)
+		}
+		for topic, partitions := range topics {
+			out.add(g.GroupID, topic, partitions)
+		}
+	}
+	return nil
+}
+
+// describedOwned adds what the members of a consumer-protocol or share group own.
+func describedOwned[M any](out owned, op, group string, code int16, members []M, assignment func(M) wire.Assignment) error {
+	if err := present(op, group, code); err != nil {
+		return gone(err)
+	}
+	for _, m := range members {
+		for _, tp := range assignment(m).TopicPartitions {
+			out.add(group, tp.TopicName, tp.Partitions)
+		}
+	}
+	return nil
+}
+
+// streamsOwned adds the source partitions of a streams group's active tasks.
+func streamsOwned(out owned, g wire.StreamsGroupDescribeGroup) error {
+	if err := present("StreamsGroupDescribe", g.GroupID, g.ErrorCode); err != nil {
+		return gone(err)
+	}
+	sources := map[string][]string{} // by subtopology
+	if g.Topology != nil {
+		for _, s := range g.Topology.Subtopologies {
+			sources[s.SubtopologyID] = s.SourceTopics
+			for _, r := range s.RepartitionSourceTopics {
+				sources[s.SubtopologyID] = append(sources[s.SubtopologyID], r.Name)
+			}
+		}
+	}
+	for _, m := range g.Members {
+		for _, task := range m.Assignment.ActiveTasks {
+			for _, topic := range sources[task.SubtopologyID] {
+				out.add(g.GroupID, topic, task.Partitions)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// readerEntry is one expected entry of kafka_consumer_groups.groups for a group that reads
+// without (or besides) commits.
+type readerEntry struct {
+	id, state, protocolType, groupType string
+	topics, because                    []string
+	uncommitted                        int64
+	totalLag                           knownvalue.Check // Null() when uncommitted > 0
+}
+
+func (e readerEntry) check() knownvalue.Check {
+	strs := func(ss []string) knownvalue.Check {
+		out := []knownvalue.Check{}
+		for _, s := range ss {
+			out = append(out, knownvalue.StringExact(s))
+		}
+		return knownvalue.ListExact(out)
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"group_id":               knownvalue.StringExact(e.id),
+		"state":                  knownvalue.StringExact(e.state),
+		"protocol_type":          knownvalue.StringExact(e.protocolType),
+		"group_type":             knownvalue.StringExact(e.groupType),
+		"topics":                 strs(e.topics),
+		"listed_because":         strs(e.because),
+		"uncommitted_partitions": knownvalue.Int64Exact(e.uncommitted),
+		"total_lag":              e.totalLag,
+		"max_time_lag_ms":        knownvalue.Null(),
+	})
+}
+
+// A group whose running members own a topic's partitions and have committed nothing there (just
+// deployed; auto-commit off; offsets kept outside Kafka) reads the topic: C20.
+// kafka-consumer-groups.sh --describe --all-groups lists it; so does kafka_consumer_groups, as
+// "assigned", with its lag unknown (null, never 0) where the partitions hold records, and 0 where
+// they hold none (it starts there with nothing to read, wherever auto.offset.reset points).
+// Ownership and the absence of commits confirmed by kadm; a committed, caught-up group beside it.
+func TestAccConsumerGroups_assignedWithoutCommits(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		nextGen bool
+		kind    string
+	}{
+		{name: "classic", kind: "classic"},
+		{name: "consumer protocol (KIP-848)", nextGen: true, kind: "consumer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := acctest.Connect(t)
+			if tc.nextGen && !k.SupportsNextGenGroups() {
+				t.Log("the broker does not run KIP-848 consumer groups: the classic case covers this broker")
+				return
+			}
+			prefix := acctest.TopicName(t, "")
+			full := k.CreateTopic(prefix+"-full", 3, nil)
+			empty := k.CreateTopic(prefix+"-empty", 1, nil)
+			for p := range int32(3) {
+				k.Produce(full, p, 2)
+			}
+			reader, idle, done := full+"-reader", empty+"-reader", full+"-done"
+			k.AssignedConsumer(reader, tc.nextGen, full)
+			k.AssignedConsumer(idle, tc.nextGen, empty)
+			k.CommitOffsets(done, map[string]map[int32]int64{full: {0: 2, 1: 2, 2: 2}})
+			for _, g := range []string{reader, idle} {
+				if c := k.GroupCommitted(g); len(c) != 0 {
+					t.Fatalf("oracle: group %s has commits %v; the case needs none", g, c)
+				}
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: consumerGroupsConfig(t, fmt.Sprintf("topics = [%q, %q]", full, empty)),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact([]knownvalue.Check{
+							// sorted by id: <prefix>-empty-reader, <prefix>-full-done, <prefix>-full-reader
+							readerEntry{id: idle, state: "Stable", protocolType: "consumer", groupType: tc.kind, topics: []string{empty}, because: []string{"assigned"},
+								totalLag: knownvalue.Int64Exact(0)}.check(),
+							readerEntry{id: done, state: "Empty", groupType: "classic", protocolType: "", topics: []string{full}, because: []string{"committed"},
+								totalLag: knownvalue.Int64Exact(0)}.check(),
+							readerEntry{id: reader, state: "Stable", protocolType: "consumer", groupType: tc.kind, topics: []string{full}, because: []string{"assigned"},
+								uncommitted: 3, totalLag: knownvalue.Null()}.check(),
+						})),
+						oracleCheck(func() error {
+							for g, want := range map[string]map[string][]int32{reader: {full: {0, 1, 2}}, idle: {empty: {0}}} {
+								if got := k.Assigned(g, tc.nextGen); fmt.Sprint(got) != fmt.Sprint(want) {
+									return fmt.Errorf("oracle (kadm): group %s owns %v, the test expects %v", g, got, want)
+								}
+							}
+							return nil
+						}),
+					},
+				}},
+			})
+		})
+	}
+}
+
+// oracleCheck is a state check that asks the oracle, when it runs, whether the cluster is as the
+// test arranged it.
+type oracleCheck func() error
+
+func (f oracleCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	resp.Error = f()
+}
