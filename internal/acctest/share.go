@@ -23,12 +23,31 @@ import (
 // (API key 90, Kafka 4.0+) in its ApiVersions answer.
 func (k *Kafka) RequireShareGroups() {
 	k.t.Helper()
+	if reason := k.shareGroupsMissing(); reason != "" {
+		k.t.Skip(reason)
+	}
+}
+
+// SupportsShareGroups reports whether every broker serves share groups, as RequireShareGroups
+// decides (and logs why not), for tests that do something else where they do not.
+func (k *Kafka) SupportsShareGroups() bool {
+	k.t.Helper()
+	reason := k.shareGroupsMissing()
+	if reason != "" {
+		k.t.Log(reason)
+	}
+	return reason == ""
+}
+
+func (k *Kafka) shareGroupsMissing() string {
+	k.t.Helper()
 	for _, v := range k.apiVersions() {
 		if _, ok := v.KeyMaxVersion(kmsg.DescribeShareGroupOffsets.Int16()); !ok {
-			k.t.Skipf("KIP-932: broker %d (%s) does not serve share groups: DescribeShareGroupOffsets (API key 90) is "+
+			return fmt.Sprintf("KIP-932: broker %d (%s) does not serve share groups: DescribeShareGroupOffsets (API key 90) is "+
 				"absent from its ApiVersions answer (share groups need Kafka 4.0+, on by default from 4.4)", v.NodeID, v.VersionGuess())
 		}
 	}
+	return ""
 }
 
 // javaCmd is one of Kafka's tools (class) from the broker's jars, on the test broker.
