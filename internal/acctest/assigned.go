@@ -123,18 +123,22 @@ func equalAssignment(a, b map[string][]int32) bool {
 	return true
 }
 
-// Owns reports whether group's members own a partition of one of topics now (any topic when
-// topics is empty), as kadm describes the group of its kind: DescribeShareGroups for share groups,
-// else Assigned.
-func (k *Kafka) Owns(group, kind string, topics ...string) bool {
+// OwnedBy is the oracle for what group's members own now, by topic, sorted, asked with kadm's
+// describe call of the group's kind as ListGroups names it: DescribeShareGroups for share groups,
+// DescribeConsumerGroups for KIP-848 ones, DescribeGroups for the others (nothing for a group no
+// broker lists).
+func (k *Kafka) OwnedBy(group string) map[string][]int32 {
 	k.t.Helper()
-	owned := map[string][]int32{}
-	switch kind {
-	case "share":
+	listed, ok := k.ListedGroups()[group]
+	switch {
+	case !ok:
+		return map[string][]int32{}
+	case listed[2] == "share":
 		res, err := k.Admin.DescribeShareGroups(ctx(k.t), group)
 		if err != nil {
 			k.t.Fatalf("describe share group %s: %v", group, err)
 		}
+		owned := map[string][]int32{}
 		for _, m := range res[group].Members {
 			for topic, ps := range m.Assignment {
 				for p := range ps {
@@ -142,10 +146,19 @@ func (k *Kafka) Owns(group, kind string, topics ...string) bool {
 				}
 			}
 		}
-	default:
-		owned = k.Assigned(group, kind == "consumer")
+		for _, ps := range owned {
+			slices.Sort(ps)
+		}
+		return owned
 	}
-	for topic, ps := range owned {
+	return k.Assigned(group, listed[2] == "consumer")
+}
+
+// Owns reports whether group's members own a partition of one of topics now (any topic when
+// topics is empty), as OwnedBy says.
+func (k *Kafka) Owns(group string, topics ...string) bool {
+	k.t.Helper()
+	for topic, ps := range k.OwnedBy(group) {
 		if len(ps) > 0 && (len(topics) == 0 || slices.Contains(topics, topic)) {
 			return true
 		}

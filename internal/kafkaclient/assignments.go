@@ -36,6 +36,9 @@ func (o owned) add(group, topic string, partitions []int32) {
 	}
 }
 
+// memberCounts is, by group, how many members it has now, as its describe API answers.
+type memberCounts map[string]int
+
 // fetchAllAssignments reads what the members of every listed group with members own, one
 // describe request per coordinator and kind (per maxGroupsPerOffsetFetch groups), coordinators
 // at once. Groups listed Empty or Dead have no member and are not asked about; a group gone
@@ -52,7 +55,7 @@ func (c *Client) fetchAllAssignments(ctx context.Context, listed map[string]list
 			for kind, groups := range byKind {
 				slices.Sort(groups)
 				for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
-					got, err := c.describeAssignments(ctx, coordinator, kind, chunk)
+					got, _, err := c.describeAssignments(ctx, coordinator, kind, chunk)
 					mu.Lock()
 					errs = append(errs, err)
 					maps.Copy(out, got)
@@ -93,8 +96,9 @@ func describable(listed map[string]listedGroupInfo) map[leader]map[string][]stri
 	return out
 }
 
-// describeAssignments asks coordinator what the members of groups, all of one kind, own.
-func (c *Client) describeAssignments(ctx context.Context, coordinator leader, kind string, groups []string) (owned, error) {
+// describeAssignments asks coordinator what the members of groups, all of one kind, own, and how
+// many members each has.
+func (c *Client) describeAssignments(ctx context.Context, coordinator leader, kind string, groups []string) (owned, memberCounts, error) {
 	var (
 		req protocol.Message
 		op  string
@@ -110,39 +114,39 @@ func (c *Client) describeAssignments(ctx context.Context, coordinator leader, ki
 		req, op = &wire.StreamsGroupDescribeRequest{GroupIDs: groups}, "StreamsGroupDescribe"
 	default:
 		// A kind this provider does not know may read topics in a way it cannot see: fail closed.
-		return nil, fmt.Errorf("group %q is of kind %q, which this provider cannot describe: it cannot tell "+
+		return nil, nil, fmt.Errorf("group %q is of kind %q, which this provider cannot describe: it cannot tell "+
 			"which topics the group reads. Upgrade the provider, or narrow group_id_regex to leave the group out",
 			groups[0], kind)
 	}
 	m, err := c.brokers.RoundTrip(ctx, coordinator.address, req)
 	if err != nil {
-		return nil, c.requestError(fmt.Sprintf("%s for %d group%s", op, len(groups), plural(len(groups))),
+		return nil, nil, c.requestError(fmt.Sprintf("%s for %d group%s", op, len(groups), plural(len(groups))),
 			coordinator.address, int(coordinator.id), err)
 	}
-	out := owned{}
+	out, counts := owned{}, memberCounts{}
 	switch res := m.(type) {
 	case *describegroups.Response:
 		for _, g := range res.Groups {
-			err = errors.Join(err, classicOwned(out, g))
+			err = errors.Join(err, classicOwned(out, counts, g))
 		}
 	case *wire.ConsumerGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, describedOwned(out, op, g.GroupID, g.ErrorCode, g.Members,
+			err = errors.Join(err, describedOwned(out, counts, op, g.GroupID, g.ErrorCode, g.Members,
 				func(m wire.ConsumerGroupDescribeMember) wire.Assignment { return m.Assignment }))
 		}
 	case *wire.ShareGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, describedOwned(out, op, g.GroupID, g.ErrorCode, g.Members,
+			err = errors.Join(err, describedOwned(out, counts, op, g.GroupID, g.ErrorCode, g.Members,
 				func(m wire.ShareGroupDescribeMember) wire.Assignment { return m.Assignment }))
 		}
 	case *wire.StreamsGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, streamsOwned(out, g))
+			err = errors.Join(err, streamsOwned(out, counts, g))
 		}
 	default:
-		return nil, fmt.Errorf("%s: unexpected answer %T", op, m)
+		return nil, nil, fmt.Errorf("%s: unexpected answer %T", op, m)
 	}
-	return out, err
+	return out, counts, err
 }
 
 // present is nil for a group described without error, errGone for a group gone since it was
@@ -167,10 +171,11 @@ func gone(err error) error {
 
 // classicOwned adds what a classic group's members own: their consumer-protocol assignments.
 // Groups of other protocol types (Kafka Connect's) own no partitions.
-func classicOwned(out owned, g describegroups.ResponseGroup) error {
+func classicOwned(out owned, counts memberCounts, g describegroups.ResponseGroup) error {
 	if err := present("DescribeGroups", g.GroupID, g.ErrorCode); err != nil {
 		return gone(err)
 	}
+	counts[g.GroupID] = len(g.Members)
 	if g.ProtocolType != "consumer" {
 		return nil
 	}
@@ -187,10 +192,13 @@ func classicOwned(out owned, g describegroups.ResponseGroup) error {
 }
 
 // describedOwned adds what the members of a consumer-protocol or share group own.
-func describedOwned[M any](out owned, op, group string, code int16, members []M, assignment func(M) wire.Assignment) error {
+func describedOwned[M any](out owned, counts memberCounts, op, group string, code int16, members []M,
+	assignment func(M) wire.Assignment,
+) error {
 	if err := present(op, group, code); err != nil {
 		return gone(err)
 	}
+	counts[group] = len(members)
 	for _, m := range members {
 		for _, tp := range assignment(m).TopicPartitions {
 			out.add(group, tp.TopicName, tp.Partitions)
@@ -200,10 +208,11 @@ func describedOwned[M any](out owned, op, group string, code int16, members []M,
 }
 
 // streamsOwned adds the source partitions of a streams group's active tasks.
-func streamsOwned(out owned, g wire.StreamsGroupDescribeGroup) error {
+func streamsOwned(out owned, counts memberCounts, g wire.StreamsGroupDescribeGroup) error {
 	if err := present("StreamsGroupDescribe", g.GroupID, g.ErrorCode); err != nil {
 		return gone(err)
 	}
+	counts[g.GroupID] = len(g.Members)
 	sources := map[string][]string{} // by subtopology
 	if g.Topology != nil {
 		for _, s := range g.Topology.Subtopologies {

@@ -208,7 +208,7 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 				}
 				tp := topicPartition{t.Name, int(p.Partition)}
 				mt := byName[t.Name]
-				if _, ok := mt.partitionOK(p.Partition); !ok {
+				if !mt.hasPartition(p.Partition) {
 					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
 					// soon after. A cached layout may also just lag behind.
 					if !fresh {
@@ -239,7 +239,7 @@ func selectOwned(md *clusterMetadata, topics []string, assigned owned) owned {
 			if filter != nil && !filter[tp.topic] {
 				continue
 			}
-			if _, ok := byName[tp.topic].partitionOK(int32(tp.partition)); ok {
+			if byName[tp.topic].hasPartition(int32(tp.partition)) {
 				out.add(id, tp.topic, []int32{int32(tp.partition)})
 			}
 		}

@@ -93,7 +93,8 @@ func TestConsumerGroupsFilters(t *testing.T) {
 
 // What one kafka_consumer_groups read costs: one Metadata (every topic), ListGroups on each
 // broker, one OffsetFetch per coordinator (v8+ carries all its groups), ListOffsets per leader of
-// the committed partitions. No FindCoordinator, no DescribeGroups. Below OffsetFetch v8 (a
+// the committed partitions. No FindCoordinator, and no describe request: these groups have no
+// members (assignments.go asks only about groups with members). Below OffsetFetch v8 (a
 // cluster that says it is Kafka 2.8), one OffsetFetch per group.
 func TestConsumerGroupsRequests(t *testing.T) {
 	for _, tc := range []struct {

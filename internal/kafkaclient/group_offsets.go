@@ -36,6 +36,9 @@ type GroupOffsets struct {
 	// Type is the group's kind (ClassicGroup, ConsumerGroup, ShareGroup, StreamsGroup): classic
 	// where DescribeGroups describes it, else as ListGroups v5 lists it; "" where neither says.
 	Type string
+	// Members is how many members the group has now (the describe API of its kind); -1 where
+	// unknown (a live group of a broker before ListGroups v5 that DescribeGroups does not know).
+	Members int
 	// Partitions are sorted by topic, then partition.
 	Partitions []GroupPartitionOffsets
 }
@@ -61,8 +64,28 @@ type GroupPartitionOffsets struct {
 	// read_uncommitted; under read_committed, where Latest is the last stable offset, it is read
 	// apart only for a commit beyond Latest, and equals Latest otherwise.
 	LogEnd int64
+	// Assigned: a member of the group owns the partition now (assignments.go).
+	Assigned bool
 	// TimeLag is set with FetchTimestamps only (time_lag.go).
 	TimeLag
+}
+
+// LagUnknown: a member owns the partition, which holds records, and the group has no commit there.
+// Where the member starts (its auto.offset.reset) is not in the cluster, so neither is its lag:
+// the group is not caught up there, by an amount nobody knows.
+func (p GroupPartitionOffsets) LagUnknown() bool {
+	return p.Assigned && p.Committed == nil && p.Earliest < p.Latest
+}
+
+// UncommittedPartitions counts the partitions whose lag is unknown (LagUnknown).
+func UncommittedPartitions(partitions []GroupPartitionOffsets) int {
+	n := 0
+	for _, p := range partitions {
+		if p.LagUnknown() {
+			n++
+		}
+	}
+	return n
 }
 
 // GroupNotFoundError: the group does not exist. Apache Kafka does not say "no such group": it
@@ -108,11 +131,14 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	if !r.live && len(r.committed) == 0 && r.kind != ShareGroup {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state}
 	}
-	out := GroupOffsets{State: r.state, Type: r.kind}
+	out := GroupOffsets{State: r.state, Type: r.kind, Members: r.members}
 	topics := req.Topics
 	if topics == nil {
 		for t := range r.committed {
 			topics = append(topics, t)
+		}
+		for tp := range r.owns {
+			topics = append(topics, tp.topic)
 		}
 	}
 	slices.Sort(topics)
@@ -124,6 +150,9 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		}
 		if r.kind == ShareGroup {
 			shareLags(partitions, r.lags[topic]) // share_groups.go
+		}
+		for i := range partitions {
+			partitions[i].Assigned = r.owns[topicPartition{topic, partitions[i].Partition}]
 		}
 		out.Partitions = append(out.Partitions, partitions...)
 	}
@@ -146,6 +175,9 @@ type groupRead struct {
 
 	kind string                   // classic, consumer, share, streams (share_groups.go)
 	lags map[string]map[int]int64 // a share group's lags, as its coordinator counts them
+
+	members int                     // -1 where unknown
+	owns    map[topicPartition]bool // what its members own now (assignments.go)
 }
 
 // attempt is one try of withRetries: find the coordinator, the group's state and its commits.
@@ -159,9 +191,11 @@ func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) e
 	if err != nil {
 		return err
 	}
-	if r.state, r.kind, r.live, err = c.describeGroup(ctx, coordinator, r.group); err != nil {
+	d, err := c.describeGroup(ctx, coordinator, r.group)
+	if err != nil {
 		return err
 	}
+	r.state, r.kind, r.live, r.members, r.owns = d.state, d.kind, d.live, d.members, d.owns
 	if r.kind == ShareGroup { // listed, so it exists, with or without members and offsets
 		r.committed, r.lags, err = c.fetchShareOffsets(ctx, coordinator, r.group)
 		return err
@@ -324,39 +358,64 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	return leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}, nil
 }
 
-// describeGroup returns the group's state as its coordinator reports it, its kind (ClassicGroup,
-// ...), and whether the group exists with members. DescribeGroups (through kafka-go's protocol package: its
-// Client.DescribeGroups also decodes member metadata, which fails on groups that are not
-// consumer groups) answers for classic groups; a group it does not know (Dead, or
-// GROUP_ID_NOT_FOUND), a KIP-848 consumer group among them, is looked up with ListGroups on its
-// coordinator. A group neither knows is Dead without members: OffsetFetch then decides whether it
+// describedGroup is what a group's coordinator says of it.
+type describedGroup struct {
+	state, kind string
+	live        bool                    // it has members
+	members     int                     // how many; -1 where no describe API answers for its kind
+	owns        map[topicPartition]bool // what its members own now (assignments.go)
+}
+
+// describeGroup asks the group's coordinator for its state, kind, members and what they own.
+// DescribeGroups (through kafka-go's protocol package: its Client.DescribeGroups also decodes
+// member metadata, which fails on groups that are not consumer groups) answers for classic
+// groups; a group it does not know (Dead, or GROUP_ID_NOT_FOUND), a KIP-848 consumer group among
+// them, is looked up with ListGroups on its coordinator, then, with members, described by the API
+// of its kind. A group neither knows is Dead without members: OffsetFetch then decides whether it
 // exists (its commits outlive its members).
-func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (state, kind string, live bool, err error) {
+func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (describedGroup, error) {
 	m, err := c.brokers.RoundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
 	if err != nil {
-		return "", "", false, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
+		return describedGroup{}, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	res, ok := m.(*describegroups.Response)
 	if !ok || len(res.Groups) != 1 {
-		return "", "", false, fmt.Errorf("DescribeGroups for group %q: unexpected answer %T", group, m)
+		return describedGroup{}, fmt.Errorf("DescribeGroups for group %q: unexpected answer %T", group, m)
 	}
 	g := res.Groups[0]
 	switch code := kafka.Error(g.ErrorCode); {
-	case code == 0 && g.GroupState != "Dead":
-		return g.GroupState, ClassicGroup, len(g.Members) > 0, nil // DescribeGroups describes classic groups only
+	case code == 0 && g.GroupState != "Dead": // DescribeGroups describes classic groups only
+		owns, counts := owned{}, memberCounts{}
+		if err := classicOwned(owns, counts, g); err != nil {
+			return describedGroup{}, err
+		}
+		return describedGroup{state: g.GroupState, kind: ClassicGroup, live: len(g.Members) > 0, members: counts[group],
+			owns: owns[group]}, nil
 	case code != 0 && code != kafka.GroupIdNotFound:
-		return "", "", false, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
+		return describedGroup{}, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
 	}
 	groups, err := c.listGroupsOn(ctx, coordinator, group)
 	if err != nil {
-		return "Dead", "", false, err
+		return describedGroup{state: "Dead"}, err
 	}
 	lg, found := listedGroup(groups, group)
 	if !found {
-		return "Dead", "", false, nil
+		return describedGroup{state: "Dead"}, nil
 	}
-	return lg.GroupState, lg.GroupType, lg.GroupState != "Empty" && lg.GroupState != "Dead", nil
+	d := describedGroup{state: lg.GroupState, kind: lg.GroupType, live: lg.GroupState != "Empty" && lg.GroupState != "Dead", members: -1}
+	if !d.live {
+		d.members = 0
+		return d, nil
+	}
+	if d.kind == "" { // a broker before ListGroups v5 does not say which API describes it
+		return d, nil
+	}
+	owns, counts, err := c.describeAssignments(ctx, coordinator, d.kind, []string{group})
+	if n, ok := counts[group]; ok {
+		d.members, d.owns = n, owns[group]
+	}
+	return d, err
 }
 
 // fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for

@@ -183,13 +183,13 @@ func (md *clusterMetadata) find(name string) *clusterTopic {
 	return nil
 }
 
-// partitionOK returns the partition's metadata; ok is false when t is nil or has no such partition.
-func (t *clusterTopic) partitionOK(partition int32) (partitionMetadata, bool) {
+// hasPartition is false when t is nil or has no such partition.
+func (t *clusterTopic) hasPartition(partition int32) bool {
 	if t == nil {
-		return partitionMetadata{}, false
+		return false
 	}
-	p, ok := t.partitions[partition]
-	return p, ok
+	_, ok := t.partitions[partition]
+	return ok
 }
 
 // byName indexes the topics that exist (no error code) by name.

@@ -36,6 +36,8 @@ type consumerGroupOffsetsModel struct {
 	FetchTimestamps types.Bool      `tfsdk:"fetch_timestamps"`
 	State           types.String    `tfsdk:"state"`
 	GroupType       types.String    `tfsdk:"group_type"`
+	MemberCount     types.Int64     `tfsdk:"member_count"`
+	Uncommitted     types.Int64     `tfsdk:"uncommitted_partitions"`
 	TotalLag        types.Int64     `tfsdk:"total_lag"`
 	MaxTimeLagMs    types.Int64     `tfsdk:"max_time_lag_ms"`
 	Partitions      types.List      `tfsdk:"partitions"`
@@ -50,6 +52,7 @@ func groupPartitionAttrs(p kafkaclient.GroupPartitionOffsets) map[string]attr.Va
 		"committed_offset": types.Int64PointerValue(p.Committed),
 		"latest_offset":    types.Int64Value(p.Latest),
 		"lag":              types.Int64PointerValue(p.Lag),
+		"assigned":         types.BoolValue(p.Assigned),
 		// null unless the read asked for them (fetch_timestamps): time_lag_attributes.go
 		"next_record_timestamp": nextRecordTime(p),
 		"time_lag_ms":           types.Int64PointerValue(p.LagMs),
@@ -66,6 +69,11 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"offset (DescribeShareGroupOffsets, KIP-932; `START-OFFSET` of `kafka-share-groups.sh --describe`): " +
 		"every record before it is acknowledged or archived; `null` where the group has no state for " +
 		"the partition."},
+	"assigned": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether a member of the group " +
+		"owns the partition now: its classic assignment (DescribeGroups), KIP-848 assignment " +
+		"(ConsumerGroupDescribe), share assignment (ShareGroupDescribe) or a streams active task reading it " +
+		"(StreamsGroupDescribe). With no commit and records in the partition, the lag there is unknown: see " +
+		"`uncommitted_partitions`."},
 	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
 		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
 	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
@@ -119,7 +127,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				Optional:    true,
 				MarkdownDescription: "Restrict the read to these topics: every partition of each, with " +
 					"`committed_offset` and `lag` `null` where the group has no commit. Default: every topic the " +
-					"group has committed offsets for (again every partition of each). An empty set is an error " +
+					"group has committed offsets for or its members are assigned (again every partition of each). An empty set is an error " +
 					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would read " +
 					"nothing and show `total_lag` 0.",
 				Validators: topicSetValidators(groupOffsetsEmptyTopics),
@@ -141,16 +149,29 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 					"`committed_offset` and `lag`) or `streams` (KIP-1071), as ListGroups v5 (KIP-1043, Kafka " +
 					"3.8+) names it. `null` where the broker does not say (ListGroups before v5).",
 			},
+			"member_count": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "How many members the group has now, as the describe API of its kind answers " +
+					"(DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe); 0 for an " +
+					"`Empty` group. `null` where no describe API answers for it (a live group of a broker before " +
+					"ListGroups v5 that DescribeGroups does not know).",
+			},
+			"uncommitted_partitions": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: uncommittedPartitionsDescription,
+			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The sum of the positive `lag`s, in offsets: a negative `lag` (a commit past " +
 					"the log end) does not cancel another partition's real lag, and does not count as caught up " +
-					"either: gate on every `lag >= 0` too. Partitions without a commit are left out: check " +
+					"either: gate on every `lag >= 0` too. `null` when `uncommitted_partitions` is above 0: a member " +
+					"reads a partition from where nobody knows, so `total_lag == 0` is false. Other partitions " +
+					"without a commit (no member owns them, or they hold no record) are left out: check " +
 					"`committed_offset` for `null` to gate on them.",
 			},
 			"max_time_lag_ms": schema.Int64Attribute{
 				Computed:            true,
-				MarkdownDescription: maxTimeLagMsDescription,
+				MarkdownDescription: maxTimeLagMsDescription + " `null` too when `uncommitted_partitions` is above 0.",
 			},
 			"partitions": schema.ListNestedAttribute{
 				Computed:            true,
@@ -196,10 +217,18 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
 	m.State = types.StringValue(res.State)
 	m.GroupType = stringOrNull(res.Type)
-	m.TotalLag = types.Int64Value(total)
-	m.MaxTimeLagMs = types.Int64Null()
+	m.MemberCount = types.Int64Null()
+	if res.Members >= 0 {
+		m.MemberCount = types.Int64Value(int64(res.Members))
+	}
+	uncommitted := kafkaclient.UncommittedPartitions(res.Partitions)
+	m.Uncommitted = types.Int64Value(int64(uncommitted))
+	m.TotalLag, m.MaxTimeLagMs = types.Int64Value(total), types.Int64Null()
 	if q.FetchTimestamps {
 		m.MaxTimeLagMs = types.Int64PointerValue(kafkaclient.MaxTimeLag(res.Partitions))
+	}
+	if uncommitted > 0 {
+		m.TotalLag, m.MaxTimeLagMs = types.Int64Null(), types.Int64Null()
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

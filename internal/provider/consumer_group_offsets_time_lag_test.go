@@ -107,14 +107,14 @@ type timedEntry struct {
 	next *acctest.Record
 }
 
-func (e timedEntry) check(w *readWindow) knownvalue.Check {
+func (e timedEntry) check(w *readWindow, assigned knownvalue.Check) knownvalue.Check {
 	switch {
 	case e.committed < 0: // no commit: the age is unknown
-		return e.checkTime(knownvalue.Null(), knownvalue.Null())
+		return e.checkTime(knownvalue.Null(), knownvalue.Null(), assigned)
 	case e.next == nil: // caught up
-		return e.checkTime(knownvalue.Null(), knownvalue.Int64Exact(0))
+		return e.checkTime(knownvalue.Null(), knownvalue.Int64Exact(0), assigned)
 	}
-	return e.checkTime(timestampOf{e.next}, lagSince{w, e.next})
+	return e.checkTime(timestampOf{e.next}, lagSince{w, e.next}, assigned)
 }
 
 // expectTimeLag checks a kafka_consumer_group_offsets read with fetch_timestamps at addr: state,
@@ -130,7 +130,7 @@ func expectTimeLag(t *testing.T, k *acctest.Kafka, addr, group, state string, w 
 		oldest      = -1 // the entry whose next record is the oldest: it has the largest time lag
 	)
 	for i, e := range entries {
-		plain, checks = append(plain, e.groupEntry), append(checks, e.check(w))
+		plain, checks = append(plain, e.groupEntry), append(checks, e.check(w, ownedOracle{k, group, e.topic, e.partition}))
 		if e.committed >= 0 && e.latest > e.committed {
 			total += e.latest - e.committed
 		}

@@ -89,12 +89,7 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 			"for classic groups, ConsumerGroupDescribe for KIP-848 groups, ShareGroupDescribe for share groups, " +
 			"StreamsGroupDescribe for streams groups, whose active tasks read their subtopologies' source " +
 			"topics). Empty for a group without commits or members on any topic, listed when `topics` is unset."},
-	"uncommitted_partitions": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many " +
-		"partitions of these topics the group's members own that hold records and have no commit: a " +
-		"group just deployed, one with auto-commit off, or one that keeps its offsets outside Kafka (Flink, " +
-		"Spark). Where it will start there (`auto.offset.reset`) is not in the cluster, so its lag is unknown " +
-		"and `total_lag` is `null`. A partition without records counts as no lag: the group starts there " +
-		"with none, wherever it starts."},
+	"uncommitted_partitions": schema.Int64Attribute{Computed: true, MarkdownDescription: uncommittedPartitionsDescription},
 	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
 		"group's committed partitions of these topics of latest offset − committed offset, " +
 		"counting only positive lags (a commit past the log end does not cancel a backlog " +

@@ -84,7 +84,7 @@ func (e groupsEntry) check(maxTimeLag, because knownvalue.Check) knownvalue.Chec
 func (e groupsEntry) because(k *acctest.Kafka, filter []string) knownvalue.Check {
 	return oracleStrings{what: "listed_because of " + e.id, want: func() []string {
 		out := []string{}
-		if k.Owns(e.id, e.groupType, filter...) {
+		if k.Owns(e.id, filter...) {
 			out = append(out, "assigned")
 		}
 		if len(e.topics) > 0 {

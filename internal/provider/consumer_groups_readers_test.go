@@ -79,9 +79,34 @@ func TestAccConsumerGroups_assignedWithoutCommits(t *testing.T) {
 					t.Fatalf("oracle: group %s has commits %v; the case needs none", g, c)
 				}
 			}
+			const addr = "data.kafka_consumer_group_offsets.test"
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 				Steps: []resource.TestStep{{
+					// The group's own read: every partition assigned, none committed; the lag unknown.
+					Config: groupConfig(t, reader, ""),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("member_count"), knownvalue.Int64Exact(1)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("uncommitted_partitions"), knownvalue.Int64Exact(3)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Null()),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact([]knownvalue.Check{
+							groupEntry{full, 0, -1, 2}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(true)),
+							groupEntry{full, 1, -1, 2}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(true)),
+							groupEntry{full, 2, -1, 2}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(true)),
+						})),
+					},
+				}, {
+					// A partition without records: no lag wherever the group starts.
+					Config: groupConfig(t, idle, ""),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("member_count"), knownvalue.Int64Exact(1)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("uncommitted_partitions"), knownvalue.Int64Exact(0)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(0)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact([]knownvalue.Check{
+							groupEntry{empty, 0, -1, 0}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(true)),
+						})),
+					},
+				}, {
 					Config: consumerGroupsConfig(t, fmt.Sprintf("topics = [%q, %q]", full, empty)),
 					ConfigStateChecks: []statecheck.StateCheck{
 						statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact([]knownvalue.Check{

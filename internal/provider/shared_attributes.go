@@ -149,3 +149,10 @@ func optionalInt64(v *int64) types.Int64 {
 	}
 	return types.Int64Value(*v)
 }
+
+// uncommittedPartitionsDescription is the uncommitted_partitions attribute of the group data sources.
+const uncommittedPartitionsDescription = "How many partitions of these topics the group's members own now " +
+	"that hold records and have no commit: a group just deployed, one with auto-commit off, or one that keeps " +
+	"its offsets outside Kafka (Flink, Spark). Where it starts reading there (`auto.offset.reset`) is not in " +
+	"the cluster, so its lag is unknown and `total_lag` is `null`. A partition without records counts as no " +
+	"lag: the group starts there with none, wherever it starts."

@@ -14,9 +14,10 @@ import (
 // every response frame (FrameSizeProblem), and the first response of every connection,
 // ApiVersions, in full (CheckApiVersions), so that a peer that is not Kafka is refused before
 // kafka-go decodes anything it sent. Later responses whose types this package registers or
-// kafkaclient decodes itself (ListOffsets, ListGroups, OffsetFetch, Fetch, DescribeShareGroupOffsets,
-// SaslHandshake, SaslAuthenticate) are read whole and walked before kafka-go decodes them (CheckShape).
-// kafka-go's own responses (Metadata, FindCoordinator, DescribeGroups) are not yet: a broker that
+// kafkaclient decodes itself (ListOffsets, ListGroups, OffsetFetch, Fetch, DescribeGroups, the group
+// describe APIs of groupdescribe.go, DescribeShareGroupOffsets, SaslHandshake, SaslAuthenticate) are
+// read whole and walked before kafka-go decodes them (CheckShape).
+// kafka-go's own responses (Metadata, FindCoordinator) are not yet: a broker that
 // answers ApiVersions properly and then sends hostile arrays there is not defended against;
 // adding their types to shapes would be enough (FuzzResponseShape already checks the walker on them).
 

@@ -14,9 +14,9 @@ import (
 // encodes and decodes them. Every field of a version is declared, in order, as the decoder walks
 // them all; the provider reads a few.
 func init() {
-	registerOwn(ConsumerGroupDescribe, 0, 1, &ConsumerGroupDescribeRequest{}, &ConsumerGroupDescribeResponse{})
-	registerOwn(ShareGroupDescribe, 0, 1, &ShareGroupDescribeRequest{}, &ShareGroupDescribeResponse{})
-	registerOwn(StreamsGroupDescribe, 0, 0, &StreamsGroupDescribeRequest{}, &StreamsGroupDescribeResponse{})
+	registerOwn(ConsumerGroupDescribe, 1, &ConsumerGroupDescribeRequest{}, &ConsumerGroupDescribeResponse{})
+	registerOwn(ShareGroupDescribe, 1, &ShareGroupDescribeRequest{}, &ShareGroupDescribeResponse{})
+	registerOwn(StreamsGroupDescribe, 0, &StreamsGroupDescribeRequest{}, &StreamsGroupDescribeResponse{})
 }
 
 // API keys of the group describe APIs.

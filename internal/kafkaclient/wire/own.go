@@ -25,8 +25,10 @@ type ownAPI struct {
 
 var own = map[protocol.ApiKey]ownAPI{}
 
-func registerOwn(key protocol.ApiKey, lo, hi int16, req, res protocol.Message) {
-	own[key] = ownAPI{min: lo, max: hi, request: reflect.TypeOf(req).Elem(), response: reflect.TypeOf(res).Elem()}
+// registerOwn registers an API this package speaks from v0 (every API past 51 is flexible from
+// v0 on) to hi.
+func registerOwn(key protocol.ApiKey, hi int16, req, res protocol.Message) {
+	own[key] = ownAPI{min: 0, max: hi, request: reflect.TypeOf(req).Elem(), response: reflect.TypeOf(res).Elem()}
 	shapes[key] = reflect.TypeOf(res).Elem()
 }
 

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/segmentio/kafka-go/protocol"
+	"github.com/segmentio/kafka-go/protocol/describegroups"
 	"github.com/segmentio/kafka-go/protocol/saslauthenticate"
 	"github.com/segmentio/kafka-go/protocol/saslhandshake"
 )
@@ -31,10 +32,11 @@ import (
 // response types could be added to shapes the same way (the fuzz tests check the walker on
 // them too); frames.go explains why they are not defended yet.
 var shapes = map[protocol.ApiKey]reflect.Type{
-	protocol.ListOffsets:      reflect.TypeFor[ListOffsetsResponse](), // listoffsets.go
-	protocol.ListGroups:       reflect.TypeFor[ListGroupsResponse](),  // listgroups.go
-	protocol.OffsetFetch:      reflect.TypeFor[OffsetFetchResponse](), // offsetfetch.go
-	protocol.Fetch:            reflect.TypeFor[FetchResponse](),       // fetch.go
+	protocol.ListOffsets:      reflect.TypeFor[ListOffsetsResponse](),     // listoffsets.go
+	protocol.ListGroups:       reflect.TypeFor[ListGroupsResponse](),      // listgroups.go
+	protocol.OffsetFetch:      reflect.TypeFor[OffsetFetchResponse](),     // offsetfetch.go
+	protocol.Fetch:            reflect.TypeFor[FetchResponse](),           // fetch.go
+	protocol.DescribeGroups:   reflect.TypeFor[describegroups.Response](), // members' assignments: groupdescribe.go
 	protocol.SaslHandshake:    reflect.TypeFor[saslhandshake.Response](),
 	protocol.SaslAuthenticate: reflect.TypeFor[saslauthenticate.Response](),
 }

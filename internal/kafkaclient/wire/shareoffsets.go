@@ -11,7 +11,7 @@ import "github.com/segmentio/kafka-go/protocol"
 // `kafka:"..."` tags kafka-go reads. Every version is flexible. The request goes to the group's
 // coordinator.
 func init() {
-	registerOwn(DescribeShareGroupOffsets, 0, 1, &DescribeShareGroupOffsetsRequest{}, &DescribeShareGroupOffsetsResponse{})
+	registerOwn(DescribeShareGroupOffsets, 1, &DescribeShareGroupOffsetsRequest{}, &DescribeShareGroupOffsetsResponse{})
 }
 
 // DescribeShareGroupOffsets is API key 90.

@@ -1,0 +1,79 @@
+package kafkaclient
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// joinWithoutCommits makes a franz-go consumer (classic protocol) a member of group on topic,
+// owning all its partitions, and keeps it there, never committing, until the test ends.
+func joinWithoutCommits(t *testing.T, c *kfake.Cluster, group, topic string) {
+	t.Helper()
+	assigned := make(chan struct{}, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+		kgo.DisableAutoCommit(), kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) {
+			select {
+			case assigned <- struct{}{}:
+			default:
+			}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	polled, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for polled.Err() == nil {
+			cl.PollFetches(polled)
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done; cl.Close() })
+	select {
+	case <-assigned:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("group %s: no partition assigned after 30s", group)
+	}
+}
+
+// C20 on kfake: a running classic member owns topic a's three partitions (two hold records) and
+// has committed nothing. kafka_consumer_groups' read lists its group as assigned, with two
+// partitions of unknown lag and no total lag; the admin-committed groups beside it are read as
+// before. One DescribeGroups goes to the live group's coordinator: the Empty groups, which have
+// no members, are not described.
+func TestConsumerGroupsAssignedWithoutCommits(t *testing.T) {
+	c := groupsCluster(t)
+	joinWithoutCommits(t, c, "live", "a")
+	counts := acctest.CountRequests(c)
+	cl, _ := countingClient(t, c)
+	got, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{Topics: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var live *GroupSummary
+	for i, g := range got {
+		if g.GroupID == "live" {
+			live = &got[i]
+		} else if !g.Committed || g.Assigned || g.Uncommitted != 0 || g.TotalLag == nil {
+			t.Errorf("%s: %+v; want committed only, with a total lag", g.GroupID, g)
+		}
+	}
+	if live == nil {
+		t.Fatalf("the live group is not listed: %s", showGroups(got))
+	}
+	if !live.Assigned || live.Committed || live.Uncommitted != 2 || live.TotalLag != nil || live.MaxTimeLagMs != nil ||
+		len(live.Topics) != 1 || live.Topics[0] != "a" {
+		t.Errorf("live: %+v; want assigned, not committed, 2 uncommitted partitions (a/1 holds no record), "+
+			"no total lag, topics [a]", *live)
+	}
+	if n := counts()[int16(kmsg.DescribeGroups)]; n != 1 {
+		t.Errorf("DescribeGroups: %d requests, want 1 (the live group's coordinator only)", n)
+	}
+}
