@@ -52,8 +52,9 @@ type Call struct {
 	done chan struct{}
 }
 
-// errConnClosed: the Client was closed while the request waited.
-var errConnClosed = errors.New("the provider's Kafka client was closed")
+// ErrClosed: the pool was closed (the Client's Close) before or while the request waited. The
+// kafkaclient package reports the same error for the reads that Close ends between requests.
+var ErrClosed = errors.New("the provider's Kafka client was closed")
 
 // start runs the reader; the connection's handshake is complete.
 func (c *Conn) start() {
@@ -260,7 +261,7 @@ func (c *Conn) fail(err error) {
 
 // close ends the connection and waits for its reader.
 func (c *Conn) close() {
-	c.fail(errConnClosed)
+	c.fail(ErrClosed)
 	if c.readerDone != nil {
 		<-c.readerDone
 	}
