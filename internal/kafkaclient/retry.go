@@ -99,7 +99,7 @@ var retriable = map[kafka.Error]bool{
 	kafka.BrokerNotAvailable:           true,
 	kafka.ReplicaNotAvailable:          true,
 	kafka.NotEnoughReplicas:            true,
-	kafka.Error(-1):                    true, // UNKNOWN_SERVER_ERROR; once kafka-go's Transport's mark for a lost sub-request
+	kafka.Error(-1):                    true, // UNKNOWN_SERVER_ERROR: an unexpected failure on the broker; the timeout bounds it
 	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
 	kafka.GroupCoordinatorNotAvailable: true,
 	kafka.NotCoordinatorForGroup:       true,
