@@ -94,8 +94,9 @@ func (c *Client) Close() {
 	c.wg.Wait()
 }
 
-// errClosed: the read began, or was still under way, after Close.
-var errClosed = errors.New("the provider's Kafka client was closed")
+// errClosed: the read began, or was still under way, after Close. It is the brokers layer's
+// error (broker.ErrClosed), so errors.Is finds it whichever layer saw the Close first.
+var errClosed = broker.ErrClosed
 
 // goShared runs fn in a goroutine of the Client, which Close waits for. Once Close began it
 // runs nothing and returns false: a WaitGroup must not gain a goroutine while Wait runs, and a

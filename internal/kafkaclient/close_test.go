@@ -98,3 +98,17 @@ func TestCloseDuringReads(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// Close is one fact across the layers: a request that the brokers layer refuses after Close (the
+// pool closed) is errClosed to this package, as a read that Close ended between requests is.
+func TestClosedPoolIsErrClosed(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t"))
+	cl, err := New(Config{BootstrapServers: c.ListenAddrs(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Close()
+	if _, err := cl.brokers.Get(context.Background(), c.ListenAddrs()[0]); !errors.Is(err, errClosed) {
+		t.Errorf("a connection asked for after Close: got %v, want errClosed", err)
+	}
+}

@@ -3,6 +3,7 @@ package kafkaclient
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"syscall"
 	"time"
@@ -25,11 +26,32 @@ import (
 //     is reported at once.
 //   - The read's timeout bounds it all; what was still failing then comes back as *TimeoutError.
 
-// Backoff between attempts: doubles from backoffMin up to backoffMax, always inside the timeout.
+// The steps of backoff: from backoffMin, doubling up to backoffMax.
 const (
 	backoffMin = 50 * time.Millisecond
 	backoffMax = time.Second
 )
+
+// backoff is the schedule of one read's waits between attempts, each ended early by the read's
+// deadline. A wait is drawn from the upper half of its step (equal jitter: from half the step to
+// the step), so that reads that failed together on one restarting broker do not all try again at
+// the same moment, yet none waits longer than its step.
+type backoff struct {
+	step  time.Duration       // the next wait's upper bound: backoffMin, doubling to backoffMax
+	randN func(n int64) int64 // a number in [0, n): math/rand/v2's Int64N; tests pass their own
+}
+
+func newBackoff(randN func(n int64) int64) *backoff {
+	return &backoff{step: backoffMin, randN: randN}
+}
+
+// next is the wait before the next attempt.
+func (b *backoff) next() time.Duration {
+	d := b.step
+	b.step = min(2*b.step, backoffMax)
+	half := d / 2
+	return half + time.Duration(b.randN(int64(d-half)+1))
+}
 
 // withRetries runs op until it succeeds, fails for good, or ctx ends. op gets two times:
 // notBefore, how recent the metadata it uses must be (zero on the first attempt: the cached
@@ -38,7 +60,7 @@ const (
 // the first asks for metadata requested after the failure that caused it: the layout that sent
 // the request to a moved leader or a restarted broker is stale.
 func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe time.Time) error) error {
-	backoff := backoffMin
+	wait := newBackoff(rand.Int64N)
 	var notBefore time.Time
 	believe := time.Now()
 	for {
@@ -65,9 +87,8 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 			return c.timeoutError(err)
 		case <-c.life.Done():
 			return errClosed
-		case <-time.After(backoff):
+		case <-time.After(wait.next()):
 		}
-		backoff = min(2*backoff, backoffMax)
 	}
 }
 
@@ -99,7 +120,7 @@ var retriable = map[kafka.Error]bool{
 	kafka.BrokerNotAvailable:           true,
 	kafka.ReplicaNotAvailable:          true,
 	kafka.NotEnoughReplicas:            true,
-	kafka.Error(-1):                    true, // UNKNOWN_SERVER_ERROR; once kafka-go's Transport's mark for a lost sub-request
+	kafka.Error(-1):                    true, // UNKNOWN_SERVER_ERROR: an unexpected failure on the broker; the timeout bounds it
 	kafka.GroupLoadInProgress:          true, // COORDINATOR_LOAD_IN_PROGRESS
 	kafka.GroupCoordinatorNotAvailable: true,
 	kafka.NotCoordinatorForGroup:       true,

@@ -3,6 +3,7 @@ package kafkaclient
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"net"
 	"strings"
 	"sync"
@@ -220,4 +221,46 @@ func TestPersistentNotLeaderTimesOut(t *testing.T) {
 			t.Errorf("error has kafka-go's text %q: %s", raw, msg)
 		}
 	}
+}
+
+// Each wait between attempts lies in the upper half of its step (50 ms doubling to 1 s, then 1 s),
+// the random source's lowest and highest draws reach both ends, and two reads with their own
+// random draws wait differently: they do not retry in lockstep against a restarting broker.
+func TestBackoffJitter(t *testing.T) {
+	steps := []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond,
+		400 * time.Millisecond, 800 * time.Millisecond, time.Second, time.Second, time.Second}
+	tests := []struct {
+		name   string
+		randN  func(n int64) int64
+		lo, hi func(step time.Duration) time.Duration // the bounds of the wait of each step
+	}{
+		{name: "lowest draw", randN: func(int64) int64 { return 0 },
+			lo: func(s time.Duration) time.Duration { return s / 2 }, hi: func(s time.Duration) time.Duration { return s / 2 }},
+		{name: "highest draw", randN: func(n int64) int64 { return n - 1 },
+			lo: func(s time.Duration) time.Duration { return s }, hi: func(s time.Duration) time.Duration { return s }},
+		{name: "seeded draws", randN: rand.New(rand.NewPCG(1, 2)).Int64N,
+			lo: func(s time.Duration) time.Duration { return s / 2 }, hi: func(s time.Duration) time.Duration { return s }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newBackoff(tt.randN)
+			for i, step := range steps {
+				if w := b.next(); w < tt.lo(step) || w > tt.hi(step) || w > backoffMax {
+					t.Errorf("wait %d: %s, want %s to %s (at most %s)", i, w, tt.lo(step), tt.hi(step), backoffMax)
+				}
+			}
+		})
+	}
+	t.Run("two reads", func(t *testing.T) {
+		a, b := newBackoff(rand.New(rand.NewPCG(1, 2)).Int64N), newBackoff(rand.New(rand.NewPCG(3, 4)).Int64N)
+		same := 0
+		for range steps {
+			if a.next() == b.next() {
+				same++
+			}
+		}
+		if same > 0 {
+			t.Errorf("%d of %d waits are the same in both reads", same, len(steps))
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -42,6 +43,11 @@ type consumerGroupOffsetsModel struct {
 	MaxTimeLagMs    types.Int64     `tfsdk:"max_time_lag_ms"`
 	Partitions      types.List      `tfsdk:"partitions"`
 	Wait            *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
+}
+
+// consumerGroupOffsetsErrorAttrs: the attributes its read errors point at (addReadError).
+var consumerGroupOffsetsErrorAttrs = readErrorAttrs{
+	topic: path.Root("topics"), group: path.Root("group_id"), fetchTimestamps: path.Root("fetch_timestamps"),
 }
 
 // groupPartitionAttrs is one entry of partitions.

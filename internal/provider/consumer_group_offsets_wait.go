@@ -175,7 +175,7 @@ func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkacl
 			"and do they commit?).")
 		return res, false
 	case err != nil:
-		addReadError(diags, err, path.Root("topics"))
+		addReadError(diags, err, consumerGroupOffsetsErrorAttrs)
 		return res, false
 	}
 	return res, true

@@ -33,6 +33,9 @@ type consumerGroupsModel struct {
 	Groups          types.List    `tfsdk:"groups"`
 }
 
+// consumerGroupsErrorAttrs: the attributes its read errors point at (addReadError).
+var consumerGroupsErrorAttrs = readErrorAttrs{topic: path.Root("topics"), fetchTimestamps: path.Root("fetch_timestamps")}
+
 // consumerGroupsGroupAttrs is one entry of groups.
 func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) map[string]attr.Value {
 	state := types.StringNull()
@@ -167,7 +170,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	res, err := d.data.client.ConsumerGroups(ctx, q)
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, path.Root("topics"))
+		addReadError(&resp.Diagnostics, err, consumerGroupsErrorAttrs)
 		return
 	}
 	m.Groups = nestedList(consumerGroupsGroupObject, res, consumerGroupsGroupAttrs, &resp.Diagnostics)

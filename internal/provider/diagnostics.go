@@ -10,10 +10,17 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
+// readErrorAttrs are the attributes of one data source that a read error can be the fault of: the
+// one that names its topics (topic, topics, name_regex), partition, group_id, fetch_timestamps. A
+// zero path, where the data source has no such attribute, leaves the error on the data source as
+// a whole.
+type readErrorAttrs struct {
+	topic, partition, group, fetchTimestamps path.Path
+}
+
 // addReadError turns a kafkaclient error into a diagnostic that says what failed, where, and what
-// to do; on the attribute when the user's input is the cause. topicAttr is the attribute that
-// names the topic (topic, or a consumer group's topics).
-func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
+// to do; on the data source's attribute (attrs) when the user's input is the cause.
+func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 	var (
 		topicNotFound *kafkaclient.TopicNotFoundError
 		outOfRange    *kafkaclient.PartitionOutOfRangeError
@@ -25,14 +32,14 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 	switch {
 	case addAuthError(diags, err): // TLS and SASL failures: provider_auth_diagnostics.go
 	case errors.As(err, &groupMissing):
-		diags.AddAttributeError(path.Root("group_id"), "Consumer group not found", err.Error()+
+		addErrorAt(diags, attrs.group, "Consumer group not found", err.Error()+
 			". Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")
 	case errors.As(err, &topicNotFound):
-		diags.AddAttributeError(topicAttr, "Topic not found",
+		addErrorAt(diags, attrs.topic, "Topic not found",
 			err.Error()+". Check the name (topic names are case-sensitive) and that bootstrap_servers points "+
 				"at the right cluster. This provider never creates topics.")
 	case errors.As(err, &outOfRange):
-		diags.AddAttributeError(path.Root("partition"), "Partition out of range", err.Error()+".")
+		addErrorAt(diags, attrs.partition, "Partition out of range", err.Error()+".")
 	case errors.As(err, &unreachable):
 		diags.AddError("Cannot reach the Kafka cluster", err.Error()+". "+unreachableAdvice(unreachable))
 	case errors.As(err, &timedOut): // before BrokerError: it wraps the retriable answer that outlasted it
@@ -41,7 +48,7 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 				"the provider's timeout, or check the cluster's health (brokers down, leader elections, offline "+
 				"partitions).")
 	case errors.As(err, &broker) && broker.Op == kafkaclient.FetchOp && broker.Code == kafkaclient.TopicAuthorizationFailed:
-		diags.AddAttributeError(path.Root("fetch_timestamps"), "Not authorized to read records", fmt.Sprintf(
+		addErrorAt(diags, attrs.fetchTimestamps, "Not authorized to read records", fmt.Sprintf(
 			"%s. Reading the next record's timestamp (fetch_timestamps, or a wait block's max_time_lag) is a Fetch, "+
 				"which needs the ACL operation READ on topic %q, where every other read needs only DESCRIBE: grant "+
 				"the provider's principal READ on the topic, or set fetch_timestamps = false (and drop max_time_lag) "+
@@ -51,6 +58,15 @@ func addReadError(diags *diag.Diagnostics, err error, topicAttr path.Path) {
 	default:
 		diags.AddError("Kafka read failed", err.Error()+".")
 	}
+}
+
+// addErrorAt adds an error on attr, or on the data source as a whole where attr is the zero path.
+func addErrorAt(diags *diag.Diagnostics, attr path.Path, summary, detail string) {
+	if len(attr.Steps()) == 0 {
+		diags.AddError(summary, detail)
+		return
+	}
+	diags.AddAttributeError(attr, summary, detail)
 }
 
 // brokerAdvice says what to do about the broker answers a user can fix.

@@ -1,8 +1,13 @@
 package provider
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -15,5 +20,78 @@ func TestUnreachableAdvice(t *testing.T) {
 	}
 	if a := unreachableAdvice(&kafkaclient.UnreachableError{TimedOut: true}); !strings.Contains(a, raise) {
 		t.Errorf("timed out, yet not advised to %s: %s", raise, a)
+	}
+}
+
+// A read error points at the attribute of the data source that names what failed, and only at
+// one the data source has: partition where there is a partition, group_id where there is a
+// group_id; elsewhere the error is on the data source as a whole.
+func TestReadErrorAttributePath(t *testing.T) {
+	root := path.Root
+	dataSources := []struct {
+		name       string
+		dataSource func() datasource.DataSource
+		attrs      readErrorAttrs
+		want       readErrorAttrs // where each kind of error must point; the zero path: nowhere
+	}{
+		{name: "kafka_partition_offsets", dataSource: NewPartitionOffsetsDataSource, attrs: partitionOffsetsErrorAttrs,
+			want: readErrorAttrs{topic: root("topic"), partition: root("partition")}},
+		{name: "kafka_topic_offsets", dataSource: NewTopicOffsetsDataSource, attrs: topicOffsetsErrorAttrs,
+			want: readErrorAttrs{topic: root("topic")}},
+		{name: "kafka_topics_offsets", dataSource: NewTopicsOffsetsDataSource, attrs: topicsOffsetsErrorAttrs,
+			want: readErrorAttrs{topic: root("name_regex")}},
+		{name: "kafka_consumer_group_offsets", dataSource: NewConsumerGroupOffsetsDataSource, attrs: consumerGroupOffsetsErrorAttrs,
+			want: readErrorAttrs{topic: root("topics"), group: root("group_id"), fetchTimestamps: root("fetch_timestamps")}},
+		{name: "kafka_consumer_groups", dataSource: NewConsumerGroupsDataSource, attrs: consumerGroupsErrorAttrs,
+			want: readErrorAttrs{topic: root("topics"), fetchTimestamps: root("fetch_timestamps")}},
+	}
+	errs := []struct {
+		name    string
+		err     error
+		summary string
+		at      func(readErrorAttrs) path.Path // which of a data source's wanted paths
+	}{
+		{name: "topic not found", err: &kafkaclient.TopicNotFoundError{Topic: "t"}, summary: "Topic not found",
+			at: func(a readErrorAttrs) path.Path { return a.topic }},
+		{name: "partition out of range", err: &kafkaclient.PartitionOutOfRangeError{Topic: "t", Partition: 3, Partitions: 3},
+			summary: "Partition out of range", at: func(a readErrorAttrs) path.Path { return a.partition }},
+		{name: "group not found", err: &kafkaclient.GroupNotFoundError{GroupID: "g", State: "Dead"},
+			summary: "Consumer group not found", at: func(a readErrorAttrs) path.Path { return a.group }},
+		{name: "fetch not authorized", err: &kafkaclient.BrokerError{Op: kafkaclient.FetchOp, Topic: "t", Partition: 0,
+			Code: kafkaclient.TopicAuthorizationFailed}, summary: "Not authorized to read records",
+			at: func(a readErrorAttrs) path.Path { return a.fetchTimestamps }},
+		{name: "unreachable", err: &kafkaclient.UnreachableError{Addresses: []string{"127.0.0.1:1"}},
+			summary: "Cannot reach the Kafka cluster", at: func(readErrorAttrs) path.Path { return path.Path{} }},
+	}
+	for _, ds := range dataSources {
+		var sr datasource.SchemaResponse
+		ds.dataSource().Schema(context.Background(), datasource.SchemaRequest{}, &sr)
+		for _, e := range errs {
+			t.Run(ds.name+"/"+e.name, func(t *testing.T) {
+				var diags diag.Diagnostics
+				addReadError(&diags, e.err, ds.attrs)
+				if len(diags) != 1 || diags[0].Severity() != diag.SeverityError {
+					t.Fatalf("want one error, got %v", diags)
+				}
+				d := diags[0]
+				if d.Summary() != e.summary || !strings.HasPrefix(d.Detail(), e.err.Error()) {
+					t.Errorf("got %q: %q, want %q: %q...", d.Summary(), d.Detail(), e.summary, e.err.Error())
+				}
+				var got path.Path
+				if wp, ok := d.(diag.DiagnosticWithPath); ok {
+					got = wp.Path()
+				}
+				want := e.at(ds.want)
+				if !got.Equal(want) {
+					t.Errorf("path %q, want %q", got, want)
+				}
+				if len(want.Steps()) == 0 {
+					return
+				}
+				if _, diags := sr.Schema.AttributeAtPath(context.Background(), want); diags.HasError() {
+					t.Errorf("the data source has no attribute %q: %v", want, diags)
+				}
+			})
+		}
 	}
 }

@@ -19,8 +19,8 @@ var notInDocs = map[string]bool{"Unexpected provider data": true}
 
 // TestEveryDiagnosticSummaryIsDocumented keeps the Errors lists of the docs (written by hand in
 // templates/) in step with the code: every summary line the provider can show, found in the
-// source by its position in AddError, AddAttributeError, AddWarning and AddAttributeWarning (or
-// as a summary* constant), must appear in docs/.
+// source by its position in AddError, AddAttributeError, AddWarning, AddAttributeWarning and
+// addErrorAt (or as a summary* constant), must appear in docs/.
 func TestEveryDiagnosticSummaryIsDocumented(t *testing.T) {
 	summaries := diagnosticSummaries(t)
 	if len(summaries) < 30 {
@@ -75,11 +75,14 @@ func diagnosticSummaries(t *testing.T) []string {
 			if !ok {
 				return true
 			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok {
-				return true
+			var name string
+			switch fn := call.Fun.(type) {
+			case *ast.SelectorExpr:
+				name = fn.Sel.Name
+			case *ast.Ident:
+				name = fn.Name
 			}
-			switch sel.Sel.Name {
+			switch name {
 			case "AddError", "AddWarning":
 				if len(call.Args) == 2 {
 					add(call.Args[0])
@@ -87,6 +90,10 @@ func diagnosticSummaries(t *testing.T) []string {
 			case "AddAttributeError", "AddAttributeWarning":
 				if len(call.Args) == 3 {
 					add(call.Args[1])
+				}
+			case "addErrorAt": // diagnostics.go: on an attribute, or on the data source as a whole
+				if len(call.Args) == 4 {
+					add(call.Args[2])
 				}
 			}
 			return true

@@ -42,6 +42,9 @@ type partitionOffsetsModel struct {
 	tieredOffsetsModel
 }
 
+// partitionOffsetsErrorAttrs: the attributes its read errors point at (addReadError).
+var partitionOffsetsErrorAttrs = readErrorAttrs{topic: path.Root("topic"), partition: path.Root("partition")}
+
 func (d *PartitionOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_partition_offsets"
 }
@@ -127,7 +130,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	tflog.Debug(ctx, "reading partition offsets")
 	res, err := readWithoutMaxIfUnsupported(ctx, d.data.client, q, &resp.Diagnostics)
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, path.Root("topic"))
+		addReadError(&resp.Diagnostics, err, partitionOffsetsErrorAttrs)
 		return
 	}
 	p := res[0]

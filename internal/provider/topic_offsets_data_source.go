@@ -34,6 +34,9 @@ type topicOffsetsModel struct {
 	Partitions     types.List        `tfsdk:"partitions"`
 }
 
+// topicOffsetsErrorAttrs: the attributes its read errors point at (addReadError).
+var topicOffsetsErrorAttrs = readErrorAttrs{topic: path.Root("topic")}
+
 // topicPartitionAttrs is one entry of partitions.
 func topicPartitionAttrs(p kafkaclient.PartitionOffsets) map[string]attr.Value {
 	return tieredOffsetsOf(p).addTo(map[string]attr.Value{
@@ -109,7 +112,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	ctx = tflog.SetField(ctx, "topic", q.Topic)
 	res, err := d.data.client.Offsets(ctx, q)
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, path.Root("topic"))
+		addReadError(&resp.Diagnostics, err, topicOffsetsErrorAttrs)
 		return
 	}
 

@@ -32,6 +32,9 @@ type topicsOffsetsModel struct {
 	Topics          types.List   `tfsdk:"topics"`
 }
 
+// topicsOffsetsErrorAttrs: the attributes its read errors point at (addReadError).
+var topicsOffsetsErrorAttrs = readErrorAttrs{topic: path.Root("name_regex")}
+
 // topicsOffsetsTopicAttrs is one entry of topics.
 func topicsOffsetsTopicAttrs(t topicsOffsetsTopic) map[string]attr.Value {
 	return map[string]attr.Value{
@@ -109,7 +112,7 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 	}
 	res, err := d.data.client.TopicsOffsets(ctx, q)
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, path.Root("name_regex"))
+		addReadError(&resp.Diagnostics, err, topicsOffsetsErrorAttrs)
 		return
 	}
 	topics := make([]topicsOffsetsTopic, len(res))

@@ -52,8 +52,10 @@ type Call struct {
 	done chan struct{}
 }
 
-// errConnClosed: the Client was closed while the request waited.
-var errConnClosed = errors.New("the provider's Kafka client was closed")
+// ErrClosed: the pool closed the connection while the request waited (Pool.Close, the Client's
+// Close; or Pool.Drop), or was closed before the request began. The kafkaclient package reports
+// the same error for the reads that Close ends between requests.
+var ErrClosed = errors.New("the provider's Kafka client was closed")
 
 // start runs the reader; the connection's handshake is complete.
 func (c *Conn) start() {
@@ -197,8 +199,8 @@ func (c *Conn) readFrame(first bool) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// next takes the oldest request waiting for an answer (nil when none is) and samples the round
-// trip.
+// next takes the oldest request waiting for an answer (nil when none is): the broker answers a
+// connection's requests in the order it received them.
 func (c *Conn) next() *Call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -260,7 +262,7 @@ func (c *Conn) fail(err error) {
 
 // close ends the connection and waits for its reader.
 func (c *Conn) close() {
-	c.fail(errConnClosed)
+	c.fail(ErrClosed)
 	if c.readerDone != nil {
 		<-c.readerDone
 	}

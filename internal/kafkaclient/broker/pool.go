@@ -44,7 +44,7 @@ func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
-		return nil, errConnClosed
+		return nil, ErrClosed
 	}
 	if c := b.conns[address]; c != nil && c.alive() {
 		b.mu.Unlock()
@@ -93,7 +93,7 @@ func (b *Pool) keep(address string, conn *Conn, err error) (kept, old *Conn, _ e
 	}
 	if b.closed {
 		conn.close()
-		return nil, nil, errConnClosed
+		return nil, nil, ErrClosed
 	}
 	old = b.conns[address]
 	b.conns[address] = conn
