@@ -114,7 +114,8 @@ func (e *BrokerError) answeredBy(who string) string {
 
 // ConnectionError: a request got no answer because the connection to the broker failed (refused,
 // closed, silent). Retried once the cluster has answered in this process; at first contact it
-// becomes an *UnreachableError.
+// becomes an *UnreachableError, and a broker's host name that does not resolve an
+// *UnresolvableBrokerError (retry.go, wrongAddress).
 type ConnectionError struct {
 	Op       string // what was asked, e.g. `ListOffsets (latest) for topic "t" partitions 0, 3`
 	Broker   string // e.g. "broker 2 (127.0.0.1:9092)", or a bootstrap server's address
