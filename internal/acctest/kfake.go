@@ -3,7 +3,9 @@ package acctest
 import (
 	"context"
 	"maps"
+	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,6 +28,37 @@ func Fake(t testing.TB, opts ...kfake.Opt) *kfake.Cluster {
 	t.Cleanup(c.Close)
 	return c
 }
+
+// AdvertisedHost makes the broker with node id node of a kfake cluster advertise host, with the
+// port it listens on, in its Metadata and FindCoordinator answers while it listens on loopback:
+// a broker behind Docker or a VPN whose advertised.listeners name a host that only its own
+// network resolves. c.ListenAddrs() names that address too. kfake makes one listener per broker,
+// in node order.
+func AdvertisedHost(node int, host string) kfake.Opt {
+	var made atomic.Int32
+	return kfake.ListenFn(func(network, address string) (net.Listener, error) {
+		ln, err := net.Listen(network, address)
+		if err != nil || int(made.Add(1))-1 != node {
+			return ln, err
+		}
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		return advertised{Listener: ln, addr: advertisedAddr(net.JoinHostPort(host, port))}, nil
+	})
+}
+
+// advertised is a listener that gives addr as its address.
+type advertised struct {
+	net.Listener
+	addr advertisedAddr
+}
+
+func (l advertised) Addr() net.Addr { return l.addr }
+
+// advertisedAddr is a host:port as a broker advertises it, which need not resolve.
+type advertisedAddr string
+
+func (advertisedAddr) Network() string  { return "tcp" }
+func (a advertisedAddr) String() string { return string(a) }
 
 // FakeClient is a franz-go client on c, closed with the test.
 func FakeClient(t testing.TB, c *kfake.Cluster) *kgo.Client {

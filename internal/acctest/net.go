@@ -1,7 +1,10 @@
 package acctest
 
 import (
+	"context"
+	"errors"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -81,3 +84,20 @@ var (
 	HTTPResponse = []byte("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
 	TLSAlert     = []byte{0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x46} // fatal protocol_version alert
 )
+
+// UnresolvableHost returns name (a host under .invalid, the top-level domain RFC 6761 reserves
+// never to resolve) once this machine's resolver has said "no such host" for it. Where it says
+// anything else (no resolver reachable: every lookup fails for the moment, which the provider
+// rightly retries), the test is skipped, saying so.
+func UnresolvableHost(t testing.TB, name string) string {
+	t.Helper()
+	if !strings.HasSuffix(name, ".invalid") {
+		t.Fatalf("UnresolvableHost(%q): the name must end in .invalid", name)
+	}
+	_, err := net.DefaultResolver.LookupHost(context.Background(), name)
+	var dnsErr *net.DNSError
+	if !errors.As(err, &dnsErr) || !dnsErr.IsNotFound || dnsErr.IsTemporary || dnsErr.IsTimeout {
+		t.Skipf("this machine's resolver does not answer \"no such host\" for %s: %v", name, err)
+	}
+	return name
+}

@@ -21,9 +21,9 @@
 //     keep their names here (errors_aliases.go).
 //  3. Cluster view: metadata.go (topics and leaders, cached until a read finds them stale),
 //     bootstrap.go (which bootstrap server to ask), retry.go (the one retry policy: what is
-//     retried, backoff, first contact; whether the cluster answered before is kept by the brokers
-//     layer, broker.DialLog.Reached), request_errors.go (a request without an answer, as a
-//     typed error).
+//     retried, backoff, first contact, addresses that waiting does not make right; whether the
+//     cluster answered before is kept by the brokers layer, broker.DialLog.Reached),
+//     request_errors.go (a request without an answer, as a typed error).
 //  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
 //     ListOffsets lookup, described once), coalesce.go (concurrent reads share one ListOffsets per
 //     leader and lookup); group_offsets.go (one group's commits and lag), consumer_groups.go

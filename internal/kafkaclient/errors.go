@@ -2,6 +2,7 @@ package kafkaclient
 
 import (
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -113,12 +114,15 @@ func (e *BrokerError) answeredBy(who string) string {
 
 // ConnectionError: a request got no answer because the connection to the broker failed (refused,
 // closed, silent). Retried once the cluster has answered in this process; at first contact it
-// becomes an *UnreachableError.
+// becomes an *UnreachableError, and a broker's host name that does not resolve an
+// *UnresolvableBrokerError (retry.go, wrongAddress).
 type ConnectionError struct {
-	Op      string // what was asked, e.g. `ListOffsets (latest) for topic "t" partitions 0, 3`
-	Broker  string // e.g. "broker 2 (127.0.0.1:9092)", or a bootstrap server's address
-	Problem string // what happened there, in words
-	Err     error
+	Op       string // what was asked, e.g. `ListOffsets (latest) for topic "t" partitions 0, 3`
+	Broker   string // e.g. "broker 2 (127.0.0.1:9092)", or a bootstrap server's address
+	Address  string // the address dialled ("" when several were), as Broker names it
+	BrokerID int    // the broker's id in the cluster's answers; -1 for a bootstrap server
+	Problem  string // what happened there, in words
+	Err      error
 }
 
 func (e *ConnectionError) Error() string {
@@ -131,6 +135,25 @@ func (e *ConnectionError) Error() string {
 func (e *ConnectionError) Unwrap() error { return e.Err }
 
 func (e *BrokerError) Unwrap() error { return kafka.Error(e.Code) }
+
+// UnresolvableBrokerError: the cluster's answer, requested during the read, gives a broker an
+// address whose host name does not resolve here (the resolver says no such host): the broker's
+// advertised.listeners name a host that only its own network knows (Docker, Kubernetes, a VPN).
+// Waiting does not fix it, so it is reported at once, as a refused bootstrap server is.
+type UnresolvableBrokerError struct {
+	Op       string // what was asked, e.g. `ListOffsets (latest) for topic "t" partition 0`
+	BrokerID int
+	Address  string // host:port, as the cluster advertises it
+	Err      error  // the failed dial, with its *net.DNSError
+}
+
+func (e *UnresolvableBrokerError) Error() string {
+	host, _, _ := net.SplitHostPort(e.Address)
+	return fmt.Sprintf("%s: the cluster's metadata gives broker %d the address %s, and the host name %q "+
+		"does not resolve from this machine (no such host)", e.Op, e.BrokerID, e.Address, host)
+}
+
+func (e *UnresolvableBrokerError) Unwrap() error { return e.Err }
 
 // TimeoutError: the read did not finish within the timeout although the cluster answered; Last is
 // the error of the last attempt.

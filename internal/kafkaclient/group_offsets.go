@@ -343,6 +343,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	if err != nil {
 		return leader{}, c.seedError(err)
 	}
+	sent := time.Now()
 	m, err := c.brokers.RoundTrip(ctx, addr, &findcoordinator.Request{Key: group})
 	if err != nil {
 		c.cluster.dropSeed(addr)
@@ -355,7 +356,9 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 	if fc.ErrorCode != 0 {
 		return leader{}, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: ErrorCode(fc.ErrorCode)}
 	}
-	return leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}, nil
+	coordinator := leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}
+	c.cluster.noteNamed(coordinator.address, sent)
+	return coordinator, nil
 }
 
 // describedGroup is what a group's coordinator says of it.

@@ -22,7 +22,8 @@ import (
 // Metadata request.
 type clusterView struct {
 	mu      sync.Mutex
-	brokers map[int32]string // broker id -> "host:port", from the latest answer
+	brokers map[int32]string     // broker id -> "host:port", from the latest answer
+	named   map[string]time.Time // "host:port" -> when the latest request whose answer named it was sent
 	topics  map[string]*topicMetadata
 	calls   map[string]*metadataCall // per topic, the request under way
 	seed    string                   // the bootstrap server metadata is asked from (bootstrap.go), "" until chosen
@@ -57,7 +58,32 @@ type metadataCall struct {
 }
 
 func newClusterView() *clusterView {
-	return &clusterView{brokers: map[int32]string{}, topics: map[string]*topicMetadata{}, calls: map[string]*metadataCall{}}
+	return &clusterView{
+		brokers: map[int32]string{}, named: map[string]time.Time{},
+		topics: map[string]*topicMetadata{}, calls: map[string]*metadataCall{},
+	}
+}
+
+// noteNamed records that the answer to a request sent at sent gives a broker address.
+func (v *clusterView) noteNamed(address string, sent time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.noteNamedLocked(address, sent)
+}
+
+func (v *clusterView) noteNamedLocked(address string, sent time.Time) {
+	if v.named[address].Before(sent) {
+		v.named[address] = sent
+	}
+}
+
+// namedSince says whether an answer to a request sent at or after t gives address as a broker's:
+// whether the address is what the cluster says now rather than a cached layout's.
+func (v *clusterView) namedSince(address string, t time.Time) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	named, ok := v.named[address]
+	return ok && !named.Before(t)
 }
 
 // brokerAddress is the address of broker id, "" when the latest metadata does not list it.
@@ -130,13 +156,14 @@ func partitionsOf(t metadata.ResponseTopic) map[int32]partitionMetadata {
 
 // askMetadata sends one Metadata request for topics (nil: every topic the principal may
 // DESCRIBE) to the current seed (bootstrap.go), never allowing auto-creation, and records the
-// brokers it lists. A failure drops the seed, so that the next attempt races the bootstrap
+// brokers it lists, and when it named their addresses. A failure drops the seed, so that the next attempt races the bootstrap
 // servers again.
 func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Response, error) {
 	addr, err := c.seedAddr(ctx)
 	if err != nil {
 		return nil, c.seedError(err)
 	}
+	sent := time.Now()
 	m, err := c.brokers.RoundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
 	if err != nil {
 		c.cluster.dropSeed(addr)
@@ -153,6 +180,9 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Re
 	c.cluster.mu.Lock()
 	if len(brokers) > 0 {
 		c.cluster.brokers = brokers
+	}
+	for _, address := range brokers {
+		c.cluster.noteNamedLocked(address, sent)
 	}
 	c.cluster.mu.Unlock()
 	return res, nil

@@ -21,7 +21,8 @@ func (c *Client) requestError(op, address string, id int, err error) error {
 	case errors.As(err, &code):
 		return &BrokerError{Op: op, Partition: -1, Code: ErrorCode(code), Broker: describeBroker(address, id)}
 	}
-	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Problem: c.dials.Describe(address, id, err), Err: err}
+	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Address: address, BrokerID: id,
+		Problem: c.dials.Describe(address, id, err), Err: err}
 }
 
 // seedError is the error of a failed choice of bootstrap server: a TLS, SASL or version failure
@@ -30,7 +31,7 @@ func (c *Client) seedError(err error) error {
 	if typed := configFailure(err); typed != nil {
 		return typed
 	}
-	return &ConnectionError{Op: "connecting to a bootstrap server", Problem: c.bootstrapProblems(), Err: err}
+	return &ConnectionError{Op: "connecting to a bootstrap server", BrokerID: -1, Problem: c.bootstrapProblems(), Err: err}
 }
 
 func (c *Client) bootstrapProblems() string {

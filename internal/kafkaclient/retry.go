@@ -20,8 +20,10 @@ import (
 //     that a cached layout or a moment of leader change explains.
 //   - A failed or lost connection (refused, reset, closed, silent) is retried once the cluster
 //     has answered in this process: a broker restarting or crashing, whose leaderships move within
-//     the controller's session timeout. At first contact it is reported at once as an
-//     *UnreachableError: a wrong address does not become right by waiting.
+//     the controller's session timeout. A wrong address does not become right by waiting
+//     (wrongAddress): at first contact the failure is reported at once as an *UnreachableError,
+//     and a broker whose host name does not resolve, as an answer requested during the read
+//     gives it, as an *UnresolvableBrokerError. A resolver that fails for the moment is retried.
 //   - Everything else (authorization, TLS, SASL, a topic that fresh metadata says is missing)
 //     is reported at once.
 //   - The read's timeout bounds it all; what was still failing then comes back as *TimeoutError.
@@ -74,8 +76,8 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		if ctx.Err() != nil {
 			return c.timeoutError(err)
 		}
-		if !c.dials.Reached() && isConnFailure(err) {
-			return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(), Err: err}
+		if wrong := c.wrongAddress(err, believe); wrong != nil {
+			return wrong
 		}
 		if !isRetriable(err) {
 			return err
@@ -90,6 +92,31 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		case <-time.After(wait.next()):
 		}
 	}
+}
+
+// wrongAddress is the error to report at once for a connection failure that waiting does not
+// cure, nil for any other failure: a bootstrap server that fails before any address has answered
+// (first contact: a typo more likely than a broker down), and a broker whose advertised host name
+// does not resolve, when an answer to a request sent at or after believe gives that address (the
+// name from a cached layout is asked of the cluster again first: the broker may have moved).
+func (c *Client) wrongAddress(err error, believe time.Time) error {
+	if !c.dials.Reached() && isConnFailure(err) {
+		return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(), Err: err}
+	}
+	if ce := unresolvedName(err); ce != nil && c.cluster.namedSince(ce.Address, believe) {
+		return &UnresolvableBrokerError{Op: ce.Op, BrokerID: ce.BrokerID, Address: ce.Address, Err: ce.Err}
+	}
+	return nil
+}
+
+// unresolvedName is the *ConnectionError in err of a dial to a broker of the cluster whose host
+// name does not resolve (broker.IsNameNotFound), nil when err is no such failure.
+func unresolvedName(err error) *ConnectionError {
+	var ce *ConnectionError
+	if errors.As(err, &ce) && ce.BrokerID >= 0 && broker.IsNameNotFound(ce.Err) {
+		return ce
+	}
+	return nil
 }
 
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
@@ -141,6 +168,7 @@ func isRetriable(err error) bool {
 		tnf   *TopicNotFoundError
 		oor   *PartitionOutOfRangeError
 		un    *UnreachableError
+		unres *UnresolvableBrokerError
 	)
 	switch {
 	case errors.As(err, &again):
@@ -151,7 +179,7 @@ func isRetriable(err error) bool {
 		return retriable[kafka.Error(be.Code)]
 	case errors.As(err, &ce):
 		return true
-	case errors.As(err, &tnf), errors.As(err, &oor), errors.As(err, &un):
+	case errors.As(err, &tnf), errors.As(err, &oor), errors.As(err, &un), errors.As(err, &unres):
 		return false
 	}
 	return isConnFailure(err)
@@ -170,16 +198,25 @@ func firstError(errs []error) error {
 		return nil
 	}
 	slices.SortStableFunc(errs, func(a, b error) int {
-		ra, rb := isRetriable(a), isRetriable(b)
-		if ra != rb {
-			if ra {
-				return 1
-			}
-			return -1
+		if ra, rb := lasting(a), lasting(b); ra != rb {
+			return ra - rb
 		}
 		return partitionOf(a) - partitionOf(b)
 	})
 	return errs[0]
+}
+
+// lasting ranks an error by how likely it is to last, most likely first: non-retriable; a host
+// name that did not resolve (lasting once the cluster's answer confirms the name: wrongAddress);
+// the others, which another attempt may cure.
+func lasting(err error) int {
+	switch {
+	case !isRetriable(err):
+		return 0
+	case unresolvedName(err) != nil:
+		return 1
+	}
+	return 2
 }
 
 func partitionOf(err error) int {

@@ -25,6 +25,7 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 		topicNotFound *kafkaclient.TopicNotFoundError
 		outOfRange    *kafkaclient.PartitionOutOfRangeError
 		unreachable   *kafkaclient.UnreachableError
+		unresolvable  *kafkaclient.UnresolvableBrokerError
 		broker        *kafkaclient.BrokerError
 		timedOut      *kafkaclient.TimeoutError
 		groupMissing  *kafkaclient.GroupNotFoundError
@@ -42,6 +43,8 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 		addErrorAt(diags, attrs.partition, "Partition out of range", err.Error()+".")
 	case errors.As(err, &unreachable):
 		diags.AddError("Cannot reach the Kafka cluster", err.Error()+". "+unreachableAdvice(unreachable))
+	case errors.As(err, &unresolvable):
+		diags.AddError("Broker address does not resolve", err.Error()+". "+unresolvableAdvice)
 	case errors.As(err, &timedOut): // before BrokerError: it wraps the retriable answer that outlasted it
 		diags.AddError("Kafka read timed out",
 			err.Error()+". The cluster answered earlier, but this kept failing until the timeout ran out: raise "+
@@ -81,6 +84,13 @@ func brokerAdvice(e *kafkaclient.BrokerError) string {
 	}
 	return ""
 }
+
+// unresolvableAdvice says why a broker can be given a name that does not resolve, and the ways out.
+const unresolvableAdvice = "Kafka gives clients the address each broker advertises for the listener they " +
+	"connected to (the broker's advertised.listeners), and the machine where Terraform runs cannot resolve this " +
+	"one: a broker behind Docker, Kubernetes or a VPN often advertises a name that only its own network knows. " +
+	"Point bootstrap_servers at the listener meant for clients outside that network, set the broker's " +
+	"advertised.listeners to a host reachable from here, or make the name resolve here (DNS, or the hosts file)."
 
 // unreachableAdvice says what to check when no bootstrap server answered; raising the timeout
 // helps only where the time ran out.

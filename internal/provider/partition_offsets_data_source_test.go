@@ -235,25 +235,28 @@ func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) { // case C4
 	})
 }
 
-func TestAccPartitionOffsets_unreachable(t *testing.T) { // case C5 (a), (b)
+// Case C5 (a), (b); and a host name that does not resolve, under a timeout no test waits for:
+// the read fails at once, as for a refused port.
+func TestAccPartitionOffsets_unreachable(t *testing.T) {
 	closed := acctest.ClosedPort(t)
 	silent := acctest.SilentListener(t)
-	for _, tc := range []struct{ name, addr, want string }{
-		{"closed port", closed, "connection refused"},
-		{"silent listener", silent, "never answered the Kafka handshake"},
-		{"HTTP server", acctest.RespondingListener(t, acctest.HTTPResponse), "answered with HTTP"},
+	for _, tc := range []struct{ name, addr, timeout, want string }{
+		{"closed port", closed, "3s", "connection refused"},
+		{"silent listener", silent, "3s", "never answered the Kafka handshake"},
+		{"HTTP server", acctest.RespondingListener(t, acctest.HTTPResponse), "3s", "answered with HTTP"},
+		{"unresolvable host", acctest.UnresolvableHost(t, "kafka-1.invalid") + ":9092", "10m", "host name lookup failed (no such host)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := fmt.Sprintf(`
 provider "kafka" {
   bootstrap_servers = [%q]
-  timeout           = "3s"
+  timeout           = %q
 }
 data "kafka_partition_offsets" "test" {
   topic     = "any"
   partition = 0
 }
-`, tc.addr)
+`, tc.addr, tc.timeout)
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 				Steps: []resource.TestStep{{
@@ -263,6 +266,40 @@ data "kafka_partition_offsets" "test" {
 			})
 		})
 	}
+}
+
+// A partition's leader advertised under a host name that does not resolve here (kfake's broker 1
+// advertises broker-1.invalid, as a broker behind Docker or a VPN advertises a name of its own
+// network): the read fails at once with what to do, under a timeout of 10 minutes that a read
+// retrying until the timeout would wait out.
+func TestAccPartitionOffsets_unresolvableAdvertisedHost(t *testing.T) {
+	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
+	host := acctest.UnresolvableHost(t, "broker-1.invalid")
+	c := acctest.Fake(t, kfake.NumBrokers(2), kfake.SeedTopics(1, "t"), acctest.AdvertisedHost(1, host))
+	if err := c.MoveTopicPartition("t", 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+  timeout           = "10m"
+}
+data "kafka_partition_offsets" "test" {
+  topic     = "t"
+  partition = 0
+}
+`, c.ListenAddrs()[0]),
+			ExpectError: errorLike("Broker address does not resolve",
+				fmt.Sprintf(`the cluster's metadata gives broker 1 the address %s, and the host name "broker-1.invalid" `+
+					"does not resolve from this machine (no such host).", c.ListenAddrs()[1]),
+				"the machine where Terraform runs cannot resolve this one",
+				"set the broker's advertised.listeners to a host reachable from here, or make the name resolve here "+
+					"(DNS, or the hosts file)."),
+		}},
+	})
 }
 
 func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {

@@ -74,6 +74,14 @@ func describeDialError(err error) string {
 	return strings.TrimPrefix(err.Error(), "dial tcp ")
 }
 
+// IsNameNotFound reports a dial whose host name does not exist for the resolver (NXDOMAIN, or
+// absent from the hosts file): unlike a resolver that failed for the moment (IsTemporary) or did
+// not answer (IsTimeout), asking again gives the same answer.
+func IsNameNotFound(err error) bool {
+	var dnsErr *net.DNSError
+	return errors.As(err, &dnsErr) && dnsErr.IsNotFound && !dnsErr.IsTemporary && !dnsErr.IsTimeout
+}
+
 // IsTimeout reports an error that means time ran out: the context's, a deadline of the
 // connection, or the network's own timeout.
 func IsTimeout(err error) bool {
