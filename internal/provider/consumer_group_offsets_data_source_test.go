@@ -180,6 +180,10 @@ func TestAccConsumerGroupOffsets_partialCommitsAndTopics(t *testing.T) {
 }
 
 func TestAccConsumerGroupOffsets_missingGroup(t *testing.T) {
+	// On a cluster where no group ever committed, __consumer_offsets does not exist and the read
+	// says so instead (TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic): make it exist, so
+	// that the test does not depend on which tests ran before it.
+	acctest.Connect(t).EnsureConsumerOffsetsTopic()
 	group := strings.TrimPrefix(acctest.TopicName(t, ""), "tfacc-") + "-nobody"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
