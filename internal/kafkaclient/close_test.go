@@ -9,8 +9,11 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // Close while a round lingers and while one is out: Close returns, the reads under way fail at
@@ -110,5 +113,36 @@ func TestClosedPoolIsErrClosed(t *testing.T) {
 	cl.Close()
 	if _, err := cl.brokers.Get(context.Background(), c.ListenAddrs()[0]); !errors.Is(err, errClosed) {
 		t.Errorf("a connection asked for after Close: got %v, want errClosed", err)
+	}
+}
+
+// A request waiting on a connection that Pool.Drop closes (a group read asking its coordinator
+// again) fails with ErrDropped, a connection loss another attempt retries, never with "the
+// provider's Kafka client was closed".
+func TestDroppedConnectionIsNotClosedClient(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t"))
+	held, release := make(chan struct{}), make(chan struct{})
+	c.ControlKey(int16(kmsg.ListGroups), func(kmsg.Request) (kmsg.Response, error, bool) {
+		close(held)
+		<-release
+		return nil, nil, false
+	})
+	t.Cleanup(func() { close(release) })
+	cl, err := New(Config{BootstrapServers: c.ListenAddrs(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	addr := c.ListenAddrs()[0]
+	done := make(chan error, 1)
+	go func() {
+		_, err := cl.brokers.RoundTrip(context.Background(), addr, &wire.ListGroupsRequest{})
+		done <- err
+	}()
+	<-held
+	cl.brokers.Drop(addr)
+	err = <-done
+	if !errors.Is(err, broker.ErrDropped) || errors.Is(err, errClosed) || !isRetriable(err) {
+		t.Errorf("got %v; want ErrDropped, retriable, not errClosed", err)
 	}
 }

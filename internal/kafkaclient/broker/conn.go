@@ -53,9 +53,14 @@ type Call struct {
 }
 
 // ErrClosed: the pool closed the connection while the request waited (Pool.Close, the Client's
-// Close; or Pool.Drop), or was closed before the request began. The kafkaclient package reports
-// the same error for the reads that Close ends between requests.
+// Close), or was closed before the request began. The kafkaclient package reports the same error
+// for the reads that Close ends between requests.
 var ErrClosed = errors.New("the provider's Kafka client was closed")
+
+// ErrDropped: Pool.Drop closed the connection while the request waited, so that the next request
+// to that broker opens a new one (a read that asks a coordinator again); the request may be sent
+// again on it.
+var ErrDropped = errors.New("the connection was closed to ask the broker again on a new one")
 
 // start runs the reader; the connection's handshake is complete.
 func (c *Conn) start() {
@@ -260,9 +265,9 @@ func (c *Conn) fail(err error) {
 	}
 }
 
-// close ends the connection and waits for its reader.
-func (c *Conn) close() {
-	c.fail(ErrClosed)
+// close ends the connection, failing the requests that wait with why, and waits for its reader.
+func (c *Conn) close(why error) {
+	c.fail(why)
 	if c.readerDone != nil {
 		<-c.readerDone
 	}

@@ -93,7 +93,7 @@ func IsTimeout(err error) bool {
 // IsConnectionLoss reports errors that mean "the connection broke mid-request": worth a retry on
 // a new connection.
 func IsConnectionLoss(err error) bool {
-	return closedByPeer(err) || errors.Is(err, net.ErrClosed)
+	return closedByPeer(err) || errors.Is(err, net.ErrClosed) || errors.Is(err, ErrDropped)
 }
 
 // closedByPeer reports the errors of a connection that the peer closed or reset.

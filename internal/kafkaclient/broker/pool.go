@@ -66,7 +66,7 @@ func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
 	conn, err := b.connect(ctx, address)
 	conn, old, err := b.keep(address, conn, err)
 	if old != nil {
-		defer old.close() // failed already; its reader is ending
+		defer old.close(ErrClosed) // failed already; its reader is ending
 	}
 	d.conn, d.err = conn, err
 	close(d.done)
@@ -92,7 +92,7 @@ func (b *Pool) keep(address string, conn *Conn, err error) (kept, old *Conn, _ e
 		return nil, nil, err
 	}
 	if b.closed {
-		conn.close()
+		conn.close(ErrClosed)
 		return nil, nil, ErrClosed
 	}
 	old = b.conns[address]
@@ -107,7 +107,7 @@ func (b *Pool) Drop(address string) {
 	delete(b.conns, address)
 	b.mu.Unlock()
 	if c != nil {
-		c.close()
+		c.close(ErrDropped)
 	}
 }
 
@@ -119,6 +119,6 @@ func (b *Pool) Close() {
 	b.conns = map[string]*Conn{}
 	b.mu.Unlock()
 	for _, c := range conns {
-		c.close()
+		c.close(ErrClosed)
 	}
 }
