@@ -22,21 +22,27 @@ import (
 // Kafka's own kafka-streams-groups.sh (StreamsGroupCommand, from the broker's jars) as the oracle
 // for what the group owns and has committed.
 
-// RequireStreamsGroups skips the test unless every broker serves streams groups: StreamsGroupHeartbeat
-// (API key 88) in its ApiVersions answer and the feature streams.version finalized at 1 or above.
+// RequireStreamsGroups skips the test unless every broker serves streams groups, as Kafka 4.4 does
+// by default: StreamsGroupHeartbeat (API key 88) in its ApiVersions answer, the feature
+// streams.version finalized at 1 or above there, and "streams" in group.coordinator.rebalance.protocols.
 func (k *Kafka) RequireStreamsGroups() {
 	k.t.Helper()
 	for _, v := range k.apiVersions() {
 		if _, ok := v.KeyMaxVersion(kmsg.StreamsGroupHeartbeat.Int16()); !ok {
 			k.t.Skipf("KIP-1071: broker %d (%s) does not serve streams groups: StreamsGroupHeartbeat (API key 88) is "+
-				"absent from its ApiVersions answer (streams groups need Kafka 4.1+, on by default from 4.2)", v.NodeID, v.VersionGuess())
+				"absent from its ApiVersions answer (Kafka 4.4 serves them by default)", v.NodeID, v.VersionGuess())
 		}
 		enabled := slices.ContainsFunc(v.Raw().FinalizedFeatures, func(f kmsg.ApiVersionsResponseFinalizedFeature) bool {
 			return f.Name == "streams.version" && f.MaxVersionLevel >= 1
 		})
 		if !enabled {
 			k.t.Skipf("KIP-1071: broker %d (%s) does not run streams groups: the feature streams.version is not "+
-				"finalized at 1 or above (kafka-features.sh upgrade --feature streams.version=1)", v.NodeID, v.VersionGuess())
+				"finalized at 1 or above in its ApiVersions answer", v.NodeID, v.VersionGuess())
+		}
+		if protocols := k.brokerConfig(v.NodeID, rebalanceProtocols); protocols != nil &&
+			!slices.Contains(strings.Split(*protocols, ","), "streams") {
+			k.t.Skipf("KIP-1071: broker %d (%s) does not serve streams groups: %s is %q, without \"streams\"",
+				v.NodeID, v.VersionGuess(), rebalanceProtocols, *protocols)
 		}
 	}
 }
