@@ -48,11 +48,13 @@ func (k *Kafka) RequireStreamsGroups() {
 }
 
 // StreamsReader starts a Kafka Streams application with application.id group (so the streams group
-// group) reading topic, killed when the test ends, and waits until the group is Stable (kadm), and,
-// with commit, has committed every partition of topic up to its end (kadm), and
-// kafka-streams-groups.sh says its one member's active tasks are every partition of topic. With
-// commit it commits every 100 ms; without, every hour: never during a test.
-func (k *Kafka) StreamsReader(group, topic string, commit bool) {
+// group) reading topic, killed when the test ends, and returns a function that waits until the
+// group is Stable (kadm), and, with commit, has committed every partition of topic up to its end
+// (kadm), and kafka-streams-groups.sh says its one member's active tasks are every partition of
+// topic. With commit it commits every 100 ms; without, every hour: never during a test. Apps
+// started before their waits start at once (a JVM's start and a group's first assignment take
+// seconds each).
+func (k *Kafka) StreamsReader(group, topic string, commit bool) (wait func()) {
 	k.t.Helper()
 	interval := "3600000"
 	if commit {
@@ -74,6 +76,19 @@ func (k *Kafka) StreamsReader(group, topic string, commit bool) {
 	go func() { _ = cmd.Wait(); close(exited) }()
 	k.t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
 
+	return func() {
+		k.t.Helper()
+		k.awaitStreamsReader(group, topic, commit, exited, func() string {
+			b, _ := os.ReadFile(log)
+			return fmt.Sprintf("%v\n%s", cmd.ProcessState, b)
+		})
+	}
+}
+
+// awaitStreamsReader waits, 2 minutes at most, until StreamsReader's app reads as it returned it
+// would; it fails the test at once if the app exited (exit: its status and output).
+func (k *Kafka) awaitStreamsReader(group, topic string, commit bool, exited <-chan struct{}, exit func() string) {
+	k.t.Helper()
 	partitions := k.partitionsOf([]string{topic})[topic]
 	deadline := time.Now().Add(2 * time.Minute)
 	var last string // what the oracle said last, for the failure message
@@ -90,8 +105,7 @@ func (k *Kafka) StreamsReader(group, topic string, commit bool) {
 		}
 		select {
 		case <-exited:
-			b, _ := os.ReadFile(log)
-			k.t.Fatalf("the streams app of group %s exited: %v\n%s", group, cmd.ProcessState, b)
+			k.t.Fatalf("the streams app of group %s exited: %s", group, exit())
 		default:
 		}
 		if time.Now().After(deadline) {

@@ -131,8 +131,9 @@ func TestAccConsumerGroups_streamsGroup(t *testing.T) {
 		k.Produce(topic, p, 2)
 	}
 	reader, committer := topic+"-reader", topic+"-committer"
-	k.StreamsReader(reader, topic, false)
-	k.StreamsReader(committer, topic, true)
+	waitReader, waitCommitter := k.StreamsReader(reader, topic, false), k.StreamsReader(committer, topic, true)
+	waitReader()
+	waitCommitter()
 	offsets := func(current int64) map[string]acctest.StreamsOffset {
 		out := map[string]acctest.StreamsOffset{}
 		for p := range 3 {
