@@ -20,10 +20,11 @@
 #   tools/kafka.sh env               print the variables below as export lines
 #   tools/kafka.sh log               print the path of the running broker's log
 #   tools/kafka.sh status            exit 0 if a broker is running
-#   tools/kafka.sh streams-app       fetch Kafka Streams (4.1+) and compile
-#                                    tools/kafka/StreamsReader.java, once per
-#                                    version; print the class path the app
-#                                    needs besides the broker's jars
+#   tools/kafka.sh streams-app       fetch Kafka Streams of this version and
+#                                    compile tools/kafka/StreamsReader.java
+#                                    (group.protocol=streams: 4.4.0, not 3.9.1),
+#                                    once; print the class path the app needs
+#                                    besides the broker's jars
 #   tools/kafka.sh broker VERB ID    act on one node of the running cluster,
 #                                    keeping its data, config and port (ID 1
 #                                    in single-node mode; 1..N, or the
