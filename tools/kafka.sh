@@ -20,6 +20,11 @@
 #   tools/kafka.sh env               print the variables below as export lines
 #   tools/kafka.sh log               print the path of the running broker's log
 #   tools/kafka.sh status            exit 0 if a broker is running
+#   tools/kafka.sh streams-app       fetch Kafka Streams of this version and
+#                                    compile tools/kafka/StreamsReader.java
+#                                    (group.protocol=streams: 4.4.0, not 3.9.1),
+#                                    once; print the class path the app needs
+#                                    besides the broker's jars
 #   tools/kafka.sh broker VERB ID    act on one node of the running cluster,
 #                                    keeping its data, config and port (ID 1
 #                                    in single-node mode; 1..N, or the
@@ -403,6 +408,28 @@ compile_rsm() {
   tmp=$(mktemp -d "$rsm_classes.XXXXXX")
   javac -nowarn -cp "$libs/*" -d "$tmp" "$src" >&2 || die "compiling $src failed"
   mv -T "$tmp" "$rsm_classes" 2>/dev/null || rm -rf "$tmp" # a parallel start compiled it first
+}
+
+# The streams group tests' app: kafka-streams' own jar (its other dependencies
+# are the broker's, but RocksDB, which a stateless topology never loads) and
+# StreamsReader compiled against both, in one directory per version and source.
+do_streams_app() {
+  local src="$script_dir/kafka/StreamsReader.java" dir tmp
+  dir="$cache_root/kafka-$version/streams-$(sha256sum "$src" | cut -c1-12)"
+  if [[ ! -f $dir/tfacc/StreamsReader.class ]]; then
+    do_download
+    command -v javac >/dev/null || die "javac not found (streams-app compiles $src)"
+    log "fetching kafka-streams $version and compiling $src into $dir"
+    tmp=$(mktemp -d "$dir.XXXXXX")
+    if ! mvn -q -B -f "$pom" dependency:copy -Dartifact="org.apache.kafka:kafka-streams:$version" \
+        -DoutputDirectory="$tmp" 2>&1 | sed $'s/\e\\[[0-9;]*m//g' >&2 ||
+      ! javac -nowarn -cp "$libs/*:$tmp/*" -d "$tmp" "$src" >&2; then
+      rm -rf "$tmp"
+      die "could not build $src on Kafka Streams $version"
+    fi
+    mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp" # a parallel call built it first
+  fi
+  echo "$dir:$dir/*"
 }
 
 # Everything at INFO to stdout, which launch_node sends to broker.log; the
@@ -965,6 +992,7 @@ case $cmd in
   stop) do_stop ;;
   run) do_run "$@" ;;
   broker) do_broker "$@" ;;
+  streams-app) do_streams_app ;;
   bootstrap | log | env)
     running_pid >/dev/null || die "no broker is running (state dir $state_dir)"
     cat "$state_dir/$cmd"

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -53,16 +54,42 @@ func (k *Kafka) shareGroupsMissing() string {
 // javaCmd is one of Kafka's tools (class) from the broker's jars, on the test broker.
 func (k *Kafka) javaCmd(ctx context.Context, class string, args ...string) *exec.Cmd {
 	k.t.Helper()
-	libs := os.Getenv("KAFKA_LIBS")
-	if libs == "" {
-		k.t.Skip("KAFKA_LIBS is not set: run under tools/kafka.sh run (make testacc), which exports the broker's jars")
+	return k.javaWith(ctx, "", class, args...)
+}
+
+// javaWith is javaCmd with more class path (classPath, "" for none) after the broker's jars.
+func (k *Kafka) javaWith(ctx context.Context, classPath, class string, args ...string) *exec.Cmd {
+	k.t.Helper()
+	cp := filepath.Join(kafkaLibs(k.t), "*")
+	if classPath != "" {
+		cp += string(os.PathListSeparator) + classPath
 	}
 	return exec.CommandContext(ctx, "java", append([]string{"-Xmx128m", "-XX:TieredStopAtLevel=1",
-		"-cp", filepath.Join(libs, "*"), class, "--bootstrap-server", strings.Join(BootstrapServers(k.t), ",")}, args...)...)
+		"-cp", cp, class, "--bootstrap-server", strings.Join(BootstrapServers(k.t), ",")}, args...)...)
+}
+
+// kafkaLibs is the broker's jars (KAFKA_LIBS); the test is skipped without them.
+func kafkaLibs(t testing.TB) string {
+	t.Helper()
+	libs := os.Getenv("KAFKA_LIBS")
+	if libs == "" {
+		t.Skip("KAFKA_LIBS is not set: run under tools/kafka.sh run (make testacc), which exports the broker's jars")
+	}
+	return libs
 }
 
 // javaTool runs one of Kafka's tools to its end (2 minutes at most) and returns its output.
 func (k *Kafka) javaTool(class string, args ...string) string {
+	k.t.Helper()
+	out, err := k.runJavaTool(class, args...)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	return out
+}
+
+// runJavaTool is javaTool that returns the tool's failure, for a caller that waits for a state.
+func (k *Kafka) runJavaTool(class string, args ...string) (string, error) {
 	k.t.Helper()
 	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -70,9 +97,9 @@ func (k *Kafka) javaTool(class string, args ...string) string {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		k.t.Fatalf("%s %s: %v\n%s%s", class, strings.Join(args, " "), err, stdout.String(), stderr.String())
+		return "", fmt.Errorf("%s %s: %w\n%s%s", class, strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
-	return stdout.String()
+	return stdout.String(), nil
 }
 
 // ShareConsume makes group a share group that starts at the earliest offset
@@ -140,7 +167,7 @@ func dashed(s string) int64 {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		panic(fmt.Sprintf("kafka-share-groups.sh printed %q where a number belongs", s))
+		panic(fmt.Sprintf("a Kafka tool (kafka-share-groups.sh, kafka-streams-groups.sh) printed %q where a number belongs", s))
 	}
 	return n
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -139,4 +140,59 @@ type oracleCheck func() error
 
 func (f oracleCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
 	resp.Error = f()
+}
+
+// A streams group (KIP-1071: a Kafka Streams application, group.protocol=streams) reads the source
+// topics of its topology: its members own active tasks, and a task reads that partition of each
+// source topic. Kafka Streams commits only every commit.interval.ms: an application that has read
+// every record and committed none (an hour's interval) is listed as "assigned", its lag unknown
+// (null, never 0); one that has committed (every 100 ms) as "assigned" and "committed", caught up.
+// Tasks, commits and log ends as Kafka's kafka-streams-groups.sh --describe prints them.
+func TestAccConsumerGroups_streamsGroup(t *testing.T) {
+	k := acctest.Connect(t)
+	k.RequireStreamsGroups()
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
+	for p := range int32(3) {
+		k.Produce(topic, p, 2)
+	}
+	reader, committer := topic+"-reader", topic+"-committer"
+	waitReader, waitCommitter := k.StreamsReader(reader, topic, false), k.StreamsReader(committer, topic, true)
+	waitReader()
+	waitCommitter()
+	offsets := func(current int64) map[string]acctest.StreamsOffset {
+		out := map[string]acctest.StreamsOffset{}
+		for p := range 3 {
+			out[fmt.Sprintf("%s/%d", topic, p)] = acctest.StreamsOffset{Current: current, LogEnd: 2, Lag: 2 - max(current, 0)}
+		}
+		return out
+	}
+	want := map[string]acctest.StreamsGroup{
+		// The tool counts a partition without a commit as lagging by its whole log (OFFSET-LAG 2);
+		// CURRENT-OFFSET "-" is what says there is no commit.
+		reader:    {State: "Stable", Active: []string{"0:[0,1,2]"}, Offsets: offsets(-1)},
+		committer: {State: "Stable", Active: []string{"0:[0,1,2]"}, Offsets: offsets(2)},
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: consumerGroupsConfig(t, fmt.Sprintf("topics = [%q]", topic)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact([]knownvalue.Check{
+					// sorted by id: <topic>-committer, <topic>-reader
+					readerEntry{id: committer, state: "Stable", protocolType: "streams", groupType: "streams", topics: []string{topic},
+						because: []string{"assigned", "committed"}, totalLag: knownvalue.Int64Exact(0)}.check(),
+					readerEntry{id: reader, state: "Stable", protocolType: "streams", groupType: "streams", topics: []string{topic},
+						because: []string{"assigned"}, uncommitted: 3, totalLag: knownvalue.Null()}.check(),
+				})),
+				oracleCheck(func() error {
+					for g, w := range want {
+						if got := k.DescribeStreamsGroup(g); !reflect.DeepEqual(got, w) {
+							return fmt.Errorf("oracle (kafka-streams-groups.sh): group %s is %+v, the test expects %+v", g, got, w)
+						}
+					}
+					return nil
+				}),
+			},
+		}},
+	})
 }
