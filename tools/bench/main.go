@@ -13,9 +13,8 @@
 // Terraform starts it more than once in a plan), not Terraform's, and the CPU time (user and
 // system) of every provider process of the plan: the part of a plan the provider can change.
 //
-//	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 10000           (make bench)
+//	go run ./tools/bench -n 200 -runs 3 -rtt 0,1ms,20ms -wide 10000 -cmd plan,apply  (make bench)
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 0 -brokers 3    (make bench: leaders spread)
-//	go run ./tools/bench -n 200 -runs 3 -rtt 0,1ms,20ms -wide 0 -cmd plan,apply  (make bench: apply too)
 package main
 
 import (
