@@ -45,7 +45,7 @@ func reportCounts(b *testing.B, dl *acctest.DelayedListener, counts func() map[i
 // provider does (ListStartOffsets, ListEndOffsets of the topic, keeping the one partition).
 func BenchmarkPartitionReads(b *testing.B) {
 	const reads, parallel = 200, 10
-	for _, rtt := range []time.Duration{0, 20 * time.Millisecond} {
+	for _, rtt := range []time.Duration{0, time.Millisecond, 20 * time.Millisecond} {
 		b.Run(fmt.Sprintf("rtt=%s/client=this", rtt), func(b *testing.B) {
 			c, dl, counts := benchCluster(b, rtt, reads)
 			b.ResetTimer()

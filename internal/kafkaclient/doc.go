@@ -26,9 +26,12 @@
 //     request_errors.go (a request without an answer, as a typed error).
 //  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
 //     ListOffsets lookup, described once), coalesce.go (concurrent reads share one ListOffsets per
-//     leader and lookup); group_offsets.go (one group's commits and lag), consumer_groups.go
-//     (every group), listgroups.go and offsetfetch.go (the requests they share), share_groups.go
-//     (share groups: their kinds, start offsets and lags).
+//     leader and lookup: their rounds wait up to 20 ms for the reads that come at once);
+//     next_record.go and time_lag.go (the next record after an offset, and a group's time lag),
+//     fetch_batches.go (concurrent reads share one Fetch per leader and isolation level, by
+//     natural batching: one out at a time, no waiting); group_offsets.go (one group's commits and
+//     lag), consumer_groups.go (every group), listgroups.go and offsetfetch.go (the requests they
+//     share), share_groups.go (share groups: their kinds, start offsets and lags).
 //
 // Beside the layers: client.go (Config, New, Client), errors.go (the typed errors of the reads),
 // the configuration builders address.go, tls_config.go, sasl_config.go, oauthbearer.go and

@@ -1,9 +1,11 @@
-// Command bench is issue 9's Terraform-level benchmark: it plans N kafka_partition_offsets data
-// sources of one topic, and one kafka_topic_offsets of a 10,000-partition topic, against an
-// in-process kfake cluster (whose writes reach the client -rtt later), with this provider and
-// with the kadm reference provider (tools/benchref), and prints, per case, the medians of -runs
-// plans: connections the cluster accepted, requests by API, the wall time of `terraform plan`
-// and the provider's peak RSS, and the ratios this/kadm.
+// Command bench is issue 9's Terraform-level benchmark: it plans (-cmd plan) or applies (-cmd
+// apply, a fresh state) N kafka_partition_offsets data sources of one topic, and one
+// kafka_topic_offsets of a 10,000-partition topic, against an in-process kfake cluster (whose
+// writes reach the client -rtt later), with this provider, with the kadm reference provider
+// (tools/benchref) and with this provider built from other checkouts (-providers
+// this,old=/tmp/main-export,kadm), and prints, per case, the medians of -runs runs: connections
+// the cluster accepted, requests by API, the wall time of the terraform command and the
+// provider's peak RSS, and the ratios of each provider to the last one.
 //
 // Peak RSS and CPU time: Terraform starts the provider binary of a dev_overrides directory; there
 // it is a script that runs the real binary under /usr/bin/time -f "%M %U %S", so the figures are
@@ -11,7 +13,7 @@
 // Terraform starts it more than once in a plan), not Terraform's, and the CPU time (user and
 // system) of every provider process of the plan: the part of a plan the provider can change.
 //
-//	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 10000           (make bench)
+//	go run ./tools/bench -n 200 -runs 3 -rtt 0,1ms,20ms -wide 10000 -cmd plan,apply  (make bench)
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 0 -brokers 3    (make bench: leaders spread)
 package main
 
@@ -38,7 +40,9 @@ var (
 	brokers   = flag.Int("brokers", 1, "brokers of the kfake cluster; partition leaders are spread over them")
 	runs      = flag.Int("runs", 3, "plans per case and provider (the median is printed)")
 	rtts      = flag.String("rtt", "0,20ms", "simulated round trips, comma-separated")
-	providers = flag.String("providers", "this,kadm", "providers to compare")
+	providers = flag.String("providers", "this,kadm",
+		"providers to compare: this, kadm (the reference), or NAME=DIR (this provider built from the checkout in DIR, e.g. another branch)")
+	commands = flag.String("cmd", "plan", "Terraform commands to measure, comma-separated: plan, apply")
 )
 
 type result struct {
@@ -58,8 +62,11 @@ func main() {
 	}
 	defer func() { _ = os.RemoveAll(work) }()
 	bins := map[string]string{}
+	var names []string
 	for _, p := range strings.Split(*providers, ",") {
-		bins[p] = build(work, p)
+		name, dir, _ := strings.Cut(p, "=")
+		bins[name] = build(work, name, dir)
+		names = append(names, name)
 	}
 	type scenario struct {
 		name, config string
@@ -78,35 +85,42 @@ func main() {
 			log.Fatalf("-rtt: %v", err)
 		}
 		for _, sc := range scenarios {
-			fmt.Printf("\n### %s, %d broker(s), round trip %s (medians of %d plans)\n\n", sc.name, *brokers, rtt, *runs)
-			// Runs alternate between the providers, so that both see the same load of a shared
-			// machine.
-			names := strings.Split(*providers, ",")
-			all := map[string][]result{}
-			for i := 0; i < *runs; i++ {
-				for _, p := range names {
-					all[p] = append(all[p], plan(work, bins[p], rtt, sc.config))
+			for _, command := range strings.Split(*commands, ",") {
+				fmt.Printf("\n### %s, %d broker(s), round trip %s (medians of %d runs of terraform %s)\n\n",
+					sc.name, *brokers, rtt, *runs, command)
+				// Runs alternate between the providers, so that all see the same load of a shared
+				// machine.
+				all := map[string][]result{}
+				for i := 0; i < *runs; i++ {
+					for _, p := range names {
+						all[p] = append(all[p], run(work, bins[p], command, rtt, sc.config))
+					}
 				}
+				med := map[string]result{}
+				for _, p := range names {
+					med[p] = median(all[p])
+				}
+				printTable(med, names, command)
 			}
-			med := map[string]result{}
-			for _, p := range names {
-				med[p] = median(all[p])
-			}
-			printTable(med, strings.Split(*providers, ","))
 		}
 	}
 }
 
-// build compiles a provider into work/<name>/bin/terraform-provider-kafka.real and writes the
-// dev_overrides wrapper that measures its peak RSS, and a CLI configuration pointing at it.
-func build(work, name string) string {
+// build compiles a provider (from the checkout in src, if any) into
+// work/<name>/bin/terraform-provider-kafka.real and writes the dev_overrides wrapper that
+// measures its peak RSS, and a CLI configuration pointing at it.
+func build(work, name, src string) string {
 	pkg := map[string]string{"this": ".", "kadm": "./tools/benchref"}[name]
+	if src != "" {
+		pkg = "."
+	}
 	if pkg == "" {
-		log.Fatalf("unknown provider %q (this, kadm)", name)
+		log.Fatalf("unknown provider %q (this, kadm, NAME=DIR)", name)
 	}
 	dir := filepath.Join(work, name)
 	binary := filepath.Join(dir, "terraform-provider-kafka.real")
 	cmd := exec.Command("go", "build", "-o", binary, pkg)
+	cmd.Dir = src
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		log.Fatalf("building %s: %v", name, err)
@@ -120,8 +134,9 @@ func build(work, name string) string {
 	return dir
 }
 
-// plan starts a fresh kfake cluster, plans config with the provider in dir and measures it.
-func plan(work, dir string, rtt time.Duration, config string) result {
+// run starts a fresh kfake cluster, runs terraform command (plan, or apply of a fresh state) on
+// config with the provider in dir and measures it.
+func run(work, dir, command string, rtt time.Duration, config string) result {
 	dl := &acctest.DelayedListener{Delay: rtt}
 	c, err := kfake.NewCluster(kfake.NumBrokers(*brokers), kfake.SeedTopics(int32(*n), "bench"),
 		kfake.SeedTopics(int32(max(*wide, 1)), "wide"), kfake.ListenFn(dl.Listen))
@@ -135,7 +150,11 @@ func plan(work, dir string, rtt time.Duration, config string) result {
 	head := "terraform {\n  required_providers {\n    kafka = { source = \"kafka-offsets/kafka\" }\n  }\n}\n"
 	must(os.WriteFile(filepath.Join(tf, "main.tf"), []byte(head+providerBlock+config), 0o644))
 	rssFile := filepath.Join(tf, "rss")
-	cmd := exec.Command("terraform", "plan", "-input=false", "-no-color", "-lock=false", "-refresh=true")
+	args := map[string][]string{"plan": {"plan", "-refresh=true"}, "apply": {"apply", "-auto-approve"}}[command]
+	if args == nil {
+		log.Fatalf("-cmd: unknown command %q (plan, apply)", command)
+	}
+	cmd := exec.Command("terraform", append(args, "-input=false", "-no-color", "-lock=false")...)
 	cmd.Dir = tf
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(dir, "terraformrc"), "BENCH_RSS_FILE="+rssFile,
 		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
@@ -143,7 +162,7 @@ func plan(work, dir string, rtt time.Duration, config string) result {
 	out, err := cmd.CombinedOutput()
 	wall := time.Since(start)
 	if err != nil {
-		log.Fatalf("terraform plan with %s: %v\n%s", dir, err, out)
+		log.Fatalf("terraform %s with %s: %v\n%s", command, dir, err, out)
 	}
 	res := result{wall: wall, connections: dl.Accepted.Load()}
 	res.requests = counts()
@@ -187,19 +206,26 @@ func median(rs []result) result {
 	return out
 }
 
-func printTable(med map[string]result, names []string) {
+// printTable prints the medians of each provider and, when there are several, the ratio of each
+// to the last one (the reference: kadm, in the default order).
+func printTable(med map[string]result, names []string, command string) {
+	ref, others := names[len(names)-1], names[:len(names)-1]
 	fmt.Printf("| | %s |", strings.Join(names, " | "))
-	if len(names) == 2 {
-		fmt.Printf(" %s/%s |", names[0], names[1])
+	for _, nme := range others {
+		fmt.Printf(" %s/%s |", nme, ref)
 	}
-	fmt.Printf("\n|---|%s\n", strings.Repeat("---|", len(names)+map[bool]int{true: 1}[len(names) == 2]))
+	fmt.Printf("\n|---|%s\n", strings.Repeat("---|", len(names)+len(others)))
 	row := func(label string, f func(r result) float64, format string) {
 		fmt.Printf("| %s |", label)
 		for _, nme := range names {
 			fmt.Printf(" "+format+" |", f(med[nme]))
 		}
-		if len(names) == 2 && f(med[names[1]]) != 0 {
-			fmt.Printf(" %.2f× |", f(med[names[0]])/f(med[names[1]]))
+		for _, nme := range others {
+			if f(med[ref]) == 0 {
+				fmt.Printf(" |")
+				continue
+			}
+			fmt.Printf(" %.2f× |", f(med[nme])/f(med[ref]))
 		}
 		fmt.Println()
 	}
@@ -207,7 +233,7 @@ func printTable(med map[string]result, names []string) {
 	for _, k := range []kmsg.Key{kmsg.ApiVersions, kmsg.Metadata, kmsg.ListOffsets} {
 		row(k.Name()+" requests", func(r result) float64 { return float64(r.requests[int16(k)]) }, "%.0f")
 	}
-	row("plan wall time (s)", func(r result) float64 { return r.wall.Seconds() }, "%.2f")
+	row(command+" wall time (s)", func(r result) float64 { return r.wall.Seconds() }, "%.2f")
 	row("provider CPU time (s)", func(r result) float64 { return r.cpu.Seconds() }, "%.2f")
 	row("provider peak RSS (MiB)", func(r result) float64 { return float64(r.rssKiB) / 1024 }, "%.1f")
 }
