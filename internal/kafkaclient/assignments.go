@@ -131,12 +131,12 @@ func (c *Client) describeAssignments(ctx context.Context, coordinator leader, ki
 		}
 	case *wire.ConsumerGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, describedOwned(out, counts, op, g.GroupID, g.ErrorCode, g.Members,
+			err = errors.Join(err, describedOwned(out, counts, op, g,
 				func(m wire.ConsumerGroupDescribeMember) wire.Assignment { return m.Assignment }))
 		}
 	case *wire.ShareGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, describedOwned(out, counts, op, g.GroupID, g.ErrorCode, g.Members,
+			err = errors.Join(err, describedOwned(out, counts, op, g,
 				func(m wire.ShareGroupDescribeMember) wire.Assignment { return m.Assignment }))
 		}
 	case *wire.StreamsGroupDescribeResponse:
@@ -192,16 +192,14 @@ func classicOwned(out owned, counts memberCounts, g describegroups.ResponseGroup
 }
 
 // describedOwned adds what the members of a consumer-protocol or share group own.
-func describedOwned[M any](out owned, counts memberCounts, op, group string, code int16, members []M,
-	assignment func(M) wire.Assignment,
-) error {
-	if err := present(op, group, code); err != nil {
+func describedOwned[M any](out owned, counts memberCounts, op string, g wire.DescribedGroup[M], assignment func(M) wire.Assignment) error {
+	if err := present(op, g.GroupID, g.ErrorCode); err != nil {
 		return gone(err)
 	}
-	counts[group] = len(members)
-	for _, m := range members {
+	counts[g.GroupID] = len(g.Members)
+	for _, m := range g.Members {
 		for _, tp := range assignment(m).TopicPartitions {
-			out.add(group, tp.TopicName, tp.Partitions)
+			out.add(g.GroupID, tp.TopicName, tp.Partitions)
 		}
 	}
 	return nil

@@ -68,22 +68,23 @@ type Assignment struct {
 
 // ConsumerGroupDescribeResponse is ConsumerGroupDescribe v0-v1's response.
 type ConsumerGroupDescribeResponse struct {
-	_              struct{}                     `kafka:"min=v0,max=v1,tag"`
-	ThrottleTimeMs int32                        `kafka:"min=v0,max=v1"`
-	Groups         []ConsumerGroupDescribeGroup `kafka:"min=v0,max=v1"`
+	_              struct{}                                      `kafka:"min=v0,max=v1,tag"`
+	ThrottleTimeMs int32                                         `kafka:"min=v0,max=v1"`
+	Groups         []DescribedGroup[ConsumerGroupDescribeMember] `kafka:"min=v0,max=v1"`
 }
 
-// ConsumerGroupDescribeGroup is one group's answer.
-type ConsumerGroupDescribeGroup struct {
-	ErrorCode            int16                         `kafka:"min=v0,max=v1"`
-	ErrorMessage         string                        `kafka:"min=v0,max=v1,nullable"`
-	GroupID              string                        `kafka:"min=v0,max=v1"`
-	GroupState           string                        `kafka:"min=v0,max=v1"`
-	GroupEpoch           int32                         `kafka:"min=v0,max=v1"`
-	AssignmentEpoch      int32                         `kafka:"min=v0,max=v1"`
-	AssignorName         string                        `kafka:"min=v0,max=v1"`
-	Members              []ConsumerGroupDescribeMember `kafka:"min=v0,max=v1"`
-	AuthorizedOperations int32                         `kafka:"min=v0,max=v1"`
+// DescribedGroup is one group's answer to ConsumerGroupDescribe or ShareGroupDescribe (the same
+// fields, members apart).
+type DescribedGroup[M any] struct {
+	ErrorCode            int16  `kafka:"min=v0,max=v1"`
+	ErrorMessage         string `kafka:"min=v0,max=v1,nullable"`
+	GroupID              string `kafka:"min=v0,max=v1"`
+	GroupState           string `kafka:"min=v0,max=v1"`
+	GroupEpoch           int32  `kafka:"min=v0,max=v1"`
+	AssignmentEpoch      int32  `kafka:"min=v0,max=v1"`
+	AssignorName         string `kafka:"min=v0,max=v1"`
+	Members              []M    `kafka:"min=v0,max=v1"`
+	AuthorizedOperations int32  `kafka:"min=v0,max=v1"`
 }
 
 // ConsumerGroupDescribeMember is one member: Assignment is what it owns now, TargetAssignment
@@ -107,22 +108,9 @@ func (r *ConsumerGroupDescribeResponse) ApiKey() protocol.ApiKey { return Consum
 
 // ShareGroupDescribeResponse is ShareGroupDescribe v0-v1's response.
 type ShareGroupDescribeResponse struct {
-	_              struct{}                  `kafka:"min=v0,max=v1,tag"`
-	ThrottleTimeMs int32                     `kafka:"min=v0,max=v1"`
-	Groups         []ShareGroupDescribeGroup `kafka:"min=v0,max=v1"`
-}
-
-// ShareGroupDescribeGroup is one group's answer.
-type ShareGroupDescribeGroup struct {
-	ErrorCode            int16                      `kafka:"min=v0,max=v1"`
-	ErrorMessage         string                     `kafka:"min=v0,max=v1,nullable"`
-	GroupID              string                     `kafka:"min=v0,max=v1"`
-	GroupState           string                     `kafka:"min=v0,max=v1"`
-	GroupEpoch           int32                      `kafka:"min=v0,max=v1"`
-	AssignmentEpoch      int32                      `kafka:"min=v0,max=v1"`
-	AssignorName         string                     `kafka:"min=v0,max=v1"`
-	Members              []ShareGroupDescribeMember `kafka:"min=v0,max=v1"`
-	AuthorizedOperations int32                      `kafka:"min=v0,max=v1"`
+	_              struct{}                                   `kafka:"min=v0,max=v1,tag"`
+	ThrottleTimeMs int32                                      `kafka:"min=v0,max=v1"`
+	Groups         []DescribedGroup[ShareGroupDescribeMember] `kafka:"min=v0,max=v1"`
 }
 
 // ShareGroupDescribeMember is one member of a share group and the partitions it fetches from.
