@@ -118,7 +118,8 @@ func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.Me
 func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The consumer groups of the cluster with their state and total lag, sorted by group " +
-			"id, read with Kafka's Metadata, ListGroups, OffsetFetch and ListOffsets APIs. Covers classic consumer " +
+			"id, read with Kafka's Metadata, ListGroups, OffsetFetch and ListOffsets APIs, and for groups with " +
+			"members the describe API of their kind (what the members own now). Covers classic consumer " +
 			"groups, Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka " +
 			"Connect's, and share groups (KIP-932), which commit nothing: their share-partition start offsets and " +
 			"lags are read with DescribeShareGroupOffsets.",

@@ -6,8 +6,9 @@ data "kafka_consumer_groups" "orders_readers" {
 output "orders_readers" {
   value = {
     for g in data.kafka_consumer_groups.orders_readers.groups : g.group_id => {
-      state     = g.state
-      total_lag = g.total_lag
+      state          = g.state
+      listed_because = g.listed_because # ["assigned"], ["committed"] or both
+      total_lag      = g.total_lag      # null while a member reads a partition without a commit
     }
   }
 }
