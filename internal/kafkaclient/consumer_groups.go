@@ -247,9 +247,9 @@ func selectOwned(md *clusterMetadata, topics []string, assigned owned) owned {
 	return out
 }
 
-// emptyUncommitted is, of the owned partitions without a commit, those with no record (log start
-// offset = latest offset): a group starts there with no lag, wherever its auto.offset.reset
-// points. One ListOffsets per leader, only when there are such partitions.
+// emptyUncommitted is, of the owned partitions without a commit, those whose lag is known all the
+// same (LagUnknown's rule: no record, log start offset = latest offset): a group starts there with
+// no lag, wherever its auto.offset.reset points. One ListOffsets per leader, only when there are such partitions.
 func (c *Client) emptyUncommitted(ctx context.Context, md *clusterMetadata, isolation Isolation,
 	commits map[string]map[topicPartition]int64, owns owned,
 ) (map[topicPartition]bool, error) {
@@ -274,7 +274,8 @@ func (c *Client) emptyUncommitted(ctx context.Context, md *clusterMetadata, isol
 	bounds, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, leaders)
 	for topic, ps := range bounds {
 		for _, p := range ps {
-			if p.Earliest == p.Latest {
+			owned := GroupPartitionOffsets{Assigned: true, Earliest: p.Earliest, Latest: p.Latest} // no commit
+			if !owned.LagUnknown() {
 				empty[topicPartition{topic, p.Partition}] = true
 			}
 		}
