@@ -149,31 +149,21 @@ func (c *Client) describeAssignments(ctx context.Context, coordinator leader, ki
 	return out, counts, err
 }
 
-// present is nil for a group described without error, errGone for a group gone since it was
-// listed (GROUP_ID_NOT_FOUND), else the group's error.
-func present(op, group string, code int16) error {
+// described says whether a describe answer holds the group: false with no error for a group gone
+// since it was listed (GROUP_ID_NOT_FOUND: it owns nothing), false with the group's error otherwise.
+func described(op, group string, code int16) (bool, error) {
 	err := groupError(op, group, codeError(code))
 	if errors.As(err, new(*GroupNotFoundError)) {
-		return errGone
+		return false, nil
 	}
-	return err
-}
-
-var errGone = errors.New("the group is gone")
-
-// gone drops errGone: a group gone since it was listed owns nothing.
-func gone(err error) error {
-	if errors.Is(err, errGone) {
-		return nil
-	}
-	return err
+	return err == nil, err
 }
 
 // classicOwned adds what a classic group's members own: their consumer-protocol assignments.
 // Groups of other protocol types (Kafka Connect's) own no partitions.
 func classicOwned(out owned, counts memberCounts, g describegroups.ResponseGroup) error {
-	if err := present("DescribeGroups", g.GroupID, g.ErrorCode); err != nil {
-		return gone(err)
+	if ok, err := described("DescribeGroups", g.GroupID, g.ErrorCode); !ok {
+		return err
 	}
 	counts[g.GroupID] = len(g.Members)
 	if g.ProtocolType != "consumer" {
@@ -193,8 +183,8 @@ func classicOwned(out owned, counts memberCounts, g describegroups.ResponseGroup
 
 // describedOwned adds what the members of a consumer-protocol or share group own.
 func describedOwned[M any](out owned, counts memberCounts, op string, g wire.DescribedGroup[M], assignment func(M) wire.Assignment) error {
-	if err := present(op, g.GroupID, g.ErrorCode); err != nil {
-		return gone(err)
+	if ok, err := described(op, g.GroupID, g.ErrorCode); !ok {
+		return err
 	}
 	counts[g.GroupID] = len(g.Members)
 	for _, m := range g.Members {
@@ -207,8 +197,8 @@ func describedOwned[M any](out owned, counts memberCounts, op string, g wire.Des
 
 // streamsOwned adds the source partitions of a streams group's active tasks.
 func streamsOwned(out owned, counts memberCounts, g wire.StreamsGroupDescribeGroup) error {
-	if err := present("StreamsGroupDescribe", g.GroupID, g.ErrorCode); err != nil {
-		return gone(err)
+	if ok, err := described("StreamsGroupDescribe", g.GroupID, g.ErrorCode); !ok {
+		return err
 	}
 	counts[g.GroupID] = len(g.Members)
 	sources := map[string][]string{} // by subtopology
