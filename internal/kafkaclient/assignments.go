@@ -212,7 +212,13 @@ func streamsOwned(out owned, counts memberCounts, g wire.StreamsGroupDescribeGro
 	}
 	for _, m := range g.Members {
 		for _, task := range m.Assignment.ActiveTasks {
-			for _, topic := range sources[task.SubtopologyID] {
+			topics, ok := sources[task.SubtopologyID]
+			if !ok { // what it reads is unknown: fail closed rather than leave it out
+				return fmt.Errorf("StreamsGroupDescribe for group %q: member %q has active tasks of subtopology %q, "+
+					"which the group's topology does not hold: the topics it reads are unknown; read again", g.GroupID,
+					m.MemberID, task.SubtopologyID)
+			}
+			for _, topic := range topics {
 				out.add(g.GroupID, topic, task.Partitions)
 			}
 		}

@@ -2,6 +2,8 @@ package kafkaclient
 
 import (
 	"context"
+	"maps"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // joinWithoutCommits makes a franz-go consumer (classic protocol) a member of group on topic,
@@ -75,5 +78,31 @@ func TestConsumerGroupsAssignedWithoutCommits(t *testing.T) {
 	}
 	if n := counts()[int16(kmsg.DescribeGroups)]; n != 1 {
 		t.Errorf("DescribeGroups: %d requests, want 1 (the live group's coordinator only)", n)
+	}
+}
+
+// A streams member's active tasks name the subtopology whose source topics they read; a task of a
+// subtopology the topology does not hold is an error, never a reader left out.
+func TestStreamsOwned(t *testing.T) {
+	topology := &wire.StreamsTopology{Subtopologies: []wire.StreamsSubtopology{
+		{SubtopologyID: "0", SourceTopics: []string{"in", "other"}},
+		{SubtopologyID: "1", RepartitionSourceTopics: []wire.StreamsTopicInfo{{Name: "app-repartition"}}},
+	}}
+	member := func(subtopology string, partitions ...int32) wire.StreamsGroupDescribeMember {
+		return wire.StreamsGroupDescribeMember{MemberID: "m", Assignment: wire.StreamsAssignment{
+			ActiveTasks: []wire.StreamsTaskIDs{{SubtopologyID: subtopology, Partitions: partitions}}}}
+	}
+	out, counts := owned{}, memberCounts{}
+	g := wire.StreamsGroupDescribeGroup{GroupID: "app", Topology: topology, Members: []wire.StreamsGroupDescribeMember{member("0", 1), member("1", 0)}}
+	if err := streamsOwned(out, counts, g); err != nil {
+		t.Fatal(err)
+	}
+	want := map[topicPartition]bool{{"in", 1}: true, {"other", 1}: true, {"app-repartition", 0}: true}
+	if !maps.Equal(out["app"], want) || counts["app"] != 2 {
+		t.Errorf("owned %v, members %d; want %v, 2", out["app"], counts["app"], want)
+	}
+	g.Members = []wire.StreamsGroupDescribeMember{member("9", 0)}
+	if err := streamsOwned(owned{}, memberCounts{}, g); err == nil || !strings.Contains(err.Error(), `subtopology "9"`) {
+		t.Errorf("a task of an unknown subtopology: got %v, want an error naming it", err)
 	}
 }
