@@ -9,7 +9,7 @@
 #   test NAME VERSION       the Terraform-level tests with that binary on one broker (kafka.sh
 #                           run): ./internal/provider but TestChaos*, then tools/plan-examples.sh
 #   tested                  the NAME:VERSION pairs CI tests that way
-#   latest NAME             the newest release the proxy lists (go list -m -versions)
+#   latest NAME             the newest release the proxy serves (its list, then later versions asked by name)
 #   at-least BINARY TF_VERSION TOFU_VERSION   exit 0 if BINARY is Terraform TF_VERSION or
 #                           later, or OpenTofu TOFU_VERSION or later
 #   label BINARY            its version line: "Terraform v1.5.7", "OpenTofu v1.12.6"
@@ -19,8 +19,9 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # What the README's "Install" names: Terraform 1.5.7 (the last MPL release, and the lowest CI
-# tests) and the newest Terraform and OpenTofu releases the proxy lists.
-tested=(terraform:1.5.7 terraform:1.13.3 tofu:1.12.6)
+# tests), OpenTofu 1.6.3 (the newest served patch of 1.6, OpenTofu's first release series) and the
+# newest Terraform and OpenTofu releases the proxy serves (latest, below).
+tested=(terraform:1.5.7 terraform:1.16.4 tofu:1.6.3 tofu:1.12.6)
 
 cache_root=${TF_VERSIONS_CACHE_DIR:-${HOME:-/tmp}/.cache/terraform-provider-kafka/terraform}
 die() { echo "terraform-versions: $*" >&2; exit 1; }
@@ -38,12 +39,30 @@ module() {
 }
 main_pkg() { if [[ $1 == tofu ]]; then echo ./cmd/tofu; else echo .; fi; }
 
+# served MODULE VERSION: the proxy serves MODULE at vVERSION. It serves releases it does not list
+# (Terraform 1.14 to 1.16 in December 2026), so a list alone understates the newest.
+served() { (cd / && GOTOOLCHAIN=local GOFLAGS= go list -m "$1@v$2" >/dev/null 2>&1); }
+
+# latest NAME: the newest release the proxy lists, or a later one it serves: the patches after it,
+# then each next minor's, until four in a row are refused (some are: Terraform 1.15.4), and a
+# minor none of whose first four is served ends the search.
 latest() {
-  local mod
+  local mod newest major minor patch misses
   mod=$(module "$1")
   # The proxy's list, outside any module (go list -m needs none with -versions and a path@).
-  (cd / && GOTOOLCHAIN=local GOFLAGS= go list -m -versions "$mod") | tr ' ' '\n' |
-    grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' | sort -V | tail -1 | sed 's/^v//'
+  newest=$( (cd / && GOTOOLCHAIN=local GOFLAGS= go list -m -versions "$mod") | tr ' ' '\n' |
+    grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' | sort -V | tail -1 | sed 's/^v//')
+  IFS=. read -r major minor patch <<<"$newest"
+  while :; do
+    misses=0
+    while ((misses < 4)); do
+      patch=$((patch + 1))
+      if served "$mod" "$major.$minor.$patch"; then newest=$major.$minor.$patch misses=0; else misses=$((misses + 1)); fi
+    done
+    [[ $newest == "$major.$minor".* ]] || break
+    minor=$((minor + 1)) patch=-1
+  done
+  echo "$newest"
 }
 
 # drop_nested SRC: Terraform 1.9 and later keep nine remote-state backends (s3, gcs, azurerm, ...)
