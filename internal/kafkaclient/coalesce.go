@@ -3,6 +3,7 @@ package kafkaclient
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -119,6 +120,7 @@ type answer struct {
 type round struct {
 	reads    int       // how many reads joined
 	released bool      // it may leave (coalescer.release); reads still join until it is sent
+	sent     bool      // it left: its requests are out, or failed
 	started  time.Time // when its first read joined
 	asks     map[lookupKey]map[askKey]*answer
 	listings map[lookupKey]listing // how to send and read each request: the first read's listing
@@ -135,7 +137,8 @@ type leaderQueue struct {
 }
 
 // read asks each leader of asks for its partitions' listings, in the leader's pending round, and
-// waits for those rounds. The answers stay in the rounds (round.answer).
+// waits for those rounds. The answers stay in the rounds (round.answer). A read whose context
+// ends first returns at once (ended); its round still leaves for the reads beside it.
 func (co *coalescer) read(ctx context.Context, asks map[leader]leaderAsk) (map[leader]*round, error) {
 	rounds := make(map[leader]*round, len(asks))
 	for l, a := range asks {
@@ -149,10 +152,25 @@ func (co *coalescer) read(ctx context.Context, asks map[leader]leaderAsk) (map[l
 		select {
 		case <-r.done:
 		case <-ctx.Done():
-			return nil, co.describe("ListOffsets for "+describePartitions(asks[l].partitions), l, ctx.Err())
+			return nil, co.ended(ctx, l, asks[l].partitions, r)
 		}
 	}
 	return rounds, nil
+}
+
+// ended is the error of a read whose context ended while it waited for l's round r. Only a read
+// that passed its deadline while r was out blames the broker (what the connection says of it:
+// describe); a read cancelled, or that passed its deadline before r left, says so
+// (*ReadEndedError): its requests had not reached the broker, or the broker was not late.
+func (co *coalescer) ended(ctx context.Context, l leader, partitions []topicPartition, r *round) error {
+	co.mu.Lock()
+	sent := r.sent
+	co.mu.Unlock()
+	op := "ListOffsets for " + describePartitions(partitions)
+	if sent && !errors.Is(ctx.Err(), context.Canceled) {
+		return co.describe(op, l, ctx.Err())
+	}
+	return &ReadEndedError{Op: op, Broker: describeBroker(l.address, int(l.id)), Sent: sent, Err: ctx.Err()}
 }
 
 // answer is the entry of partition tp in r's request k.
@@ -245,6 +263,9 @@ func (co *coalescer) flush(q *leaderQueue) {
 		co.mu.Lock()
 		r, l := q.pending, q.leader
 		q.pending = nil
+		if r != nil {
+			r.sent = true
+		}
 		switch {
 		case r == nil:
 			q.busy = false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -97,6 +98,24 @@ func TestReadEndsWhileItsRoundLingers(t *testing.T) {
 	}
 	if otherRes.err != nil {
 		t.Errorf("the read beside them: %v", otherRes.err)
+	}
+	// The round had not left: the errors say the read ended while its requests waited, not that
+	// the broker stopped answering.
+	for _, c := range []struct {
+		name string
+		err  error
+		says string
+	}{
+		{name: "read past its deadline", err: shortRes.err, says: `ListOffsets for topic "t" partition 3: the read timed out while its requests waited to go to broker 0 (`},
+		{name: "cancelled read", err: cancelledRes.err, says: `ListOffsets for topic "t" partition 4: the read was cancelled while its requests waited to go to broker 0 (`},
+	} {
+		var ended *ReadEndedError
+		if !errors.As(c.err, &ended) || !strings.Contains(c.err.Error(), c.says) {
+			t.Errorf("%s: got %v, want a *ReadEndedError that says %q", c.name, c.err, c.says)
+		}
+		if strings.Contains(c.err.Error(), "stopped answering") {
+			t.Errorf("%s: %v blames the broker", c.name, c.err)
+		}
 	}
 }
 
