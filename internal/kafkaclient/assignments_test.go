@@ -2,11 +2,11 @@ package kafkaclient
 
 import (
 	"context"
-	"maps"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -46,7 +46,7 @@ func joinWithoutCommits(t *testing.T, c *kfake.Cluster, group, topic string) {
 	}
 }
 
-// C20 on kfake: a running classic member owns topic a's three partitions (two hold records) and
+// On kfake, a running classic member owns topic a's three partitions (two hold records) and
 // has committed nothing. kafka_consumer_groups' read lists its group as assigned, with two
 // partitions of unknown lag and no total lag; the admin-committed groups beside it are read as
 // before. One DescribeGroups goes to the live group's coordinator: the Empty groups, which have
@@ -98,8 +98,8 @@ func TestStreamsOwned(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[topicPartition]bool{{"in", 1}: true, {"other", 1}: true, {"app-repartition", 0}: true}
-	if !maps.Equal(out["app"], want) || counts["app"] != 2 {
-		t.Errorf("owned %v, members %d; want %v, 2", out["app"], counts["app"], want)
+	if diff := cmp.Diff(want, out["app"], cmp.AllowUnexported(topicPartition{})); diff != "" || counts["app"] != 2 {
+		t.Errorf("members %d, want 2; owned partitions (-want +got):\n%s", counts["app"], diff)
 	}
 	g.Members = []wire.StreamsGroupDescribeMember{member("9", 0)}
 	if err := streamsOwned(owned{}, memberCounts{}, g); err == nil || !strings.Contains(err.Error(), `subtopology "9"`) {

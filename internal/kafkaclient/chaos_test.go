@@ -3,15 +3,16 @@ package kafkaclient
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Chaos tests (issue 7): reads through Client repeated every 100 ms while brokers of a real
+// Chaos tests: reads through Client repeated every 100 ms while brokers of a real
 // cluster of three restart or crash. A restart or crash shorter than the read's timeout may cost
 // time, never an error or a wrong number. They run in make testacc's chaos leg only
 // (KAFKA_CHAOS=1 on a cluster of KAFKA_BROKERS=3); internal/provider/chaos_test.go has the plans.
@@ -98,8 +99,8 @@ func readTopic(topic string, want []PartitionOffsets) func(*Client) error {
 		if err != nil {
 			return err
 		}
-		if !slices.Equal(got, want) {
-			return fmt.Errorf("wrong offsets %+v, want %+v", got, want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			return fmt.Errorf("wrong offsets (-want +got):\n%s", diff)
 		}
 		return nil
 	}
@@ -133,10 +134,10 @@ func TestChaosCluster_rollingRestartReads(t *testing.T) {
 	checkOracle(t, c, topic, want)
 }
 
-// Case C11: the leader of partitions is killed (SIGKILL) and started again 2 s later. Until the
+// The leader of partitions is killed (SIGKILL) and started again 2 s later. Until the
 // controller fences it (broker.session.timeout.ms, 9 s) or it registers again, metadata still
 // names it as their leader and connections to it are refused.
-func TestChaosCluster_killedLeaderReads(t *testing.T) { // case C11
+func TestChaosCluster_killedLeaderReads(t *testing.T) {
 	c := acctest.ChaosCluster(t, 3, 9)
 	topic, want := chaosTopic(t, c)
 	victim := c.Leaders(topic)[0]

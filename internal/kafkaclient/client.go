@@ -38,7 +38,7 @@ type Client struct {
 	dials   *broker.DialLog // how far the latest connection to each address got, and which answered
 	brokers *broker.Pool    // the connections
 	cluster *clusterView
-	rounds  *roundQueues
+	rounds  *coalescer
 	fetches *fetchBatches
 
 	life    context.Context // ends with Close: bounds the work reads share
@@ -63,10 +63,13 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Dial == nil {
 		cfg.Dial = (&net.Dialer{}).DialContext
 	}
-	c := &Client{cfg: cfg, cluster: newClusterView(), rounds: newRoundQueues()}
+	c := &Client{cfg: cfg, cluster: newClusterView()}
 	c.dials = broker.NewDialLog(cfg.Dial, cfg.TLS == nil)
 	c.brokers = broker.NewPool(broker.NewDialer(c.dials, cfg.TLS, cfg.SASL.mech(), identityOf(cfg.SASL.mech()), cfg.ClientID), c.dialTimeout())
 	c.life, c.cancel = context.WithCancel(context.Background())
+	c.rounds = newCoalescer(c.life, c.goShared, c.brokers.Get, func(op string, l leader, err error) error {
+		return c.requestError(op, l.address, int(l.id), err)
+	})
 	c.fetches = newFetchBatches(c.life, c.goShared, c.fetch)
 	return c, nil
 }

@@ -3,6 +3,7 @@ package kafkaclient
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -24,13 +25,13 @@ import (
 // next one, which leaves when the answers are in: so a read only ever joins a round that has not
 // been sent, and never uses an answer requested before it began.
 //
-// The requests of a round are written in the order of their lookups (lookup.order, lookups.go),
+// The requests of a round are written in the order of their lookups (listing.order),
 // earliest first and latest last: a broker handles one connection's requests in order, so every
 // offset a read gets lies between its earliest and its latest.
 
 // The pending rounds of all leaders wait a little for the reads that arrive at the same moment,
 // and leave together (a release) as soon as as many reads wait as were active at once before
-// (roundQueues.expect): when Terraform runs 10 reads at once (-parallelism), the reads of a release
+// (coalescer.expect): when Terraform runs 10 reads at once (-parallelism), the reads of a release
 // end together and Terraform starts as many new ones, which then share the next release, whichever
 // leaders they need. The estimate is the client's, not a leader's: with leaders spread, the 10
 // reads split differently over them each time, and a per-leader estimate kept rounds waiting in
@@ -52,10 +53,55 @@ const (
 	lingerExpected = 20 * time.Millisecond
 )
 
+// coalescer is the leaders' rounds of a Client, and what their pending rounds wait for together.
+// It needs no Client: a connection for a broker (connect), the words for a request that got no
+// answer (describe), a goroutine that Close waits for (spawn) and the Client's life.
+type coalescer struct {
+	connect  func(ctx context.Context, address string) (*broker.Conn, error)
+	describe func(op string, l leader, err error) error
+	spawn    func(func()) bool // false once the Client closed
+	life     context.Context   // ends with Close
+
+	mu     sync.Mutex
+	queues map[string]*leaderQueue // by leader address
+	// active counts the reads in rounds not done (pending or out), waiting those in pending
+	// rounds not yet released, over all leaders. peak is the most reads active at once since the
+	// last release: how many Terraform runs at once. expect is the peak before the last release,
+	// 0 when there is no estimate (the first reads, or the first after an idle spell longer than
+	// lingerExpected).
+	active, waiting, peak, expect int
+	returned                      time.Time // when the answers of the last round came in
+}
+
+func newCoalescer(life context.Context, spawn func(func()) bool,
+	connect func(context.Context, string) (*broker.Conn, error), describe func(string, leader, error) error,
+) *coalescer {
+	return &coalescer{connect: connect, describe: describe, spawn: spawn, life: life, queues: map[string]*leaderQueue{}}
+}
+
 // lookupKey is one ListOffsets request of a round: its timestamp and isolation level.
 type lookupKey struct {
 	isolation Isolation
 	timestamp int64
+}
+
+// listing is one ListOffsets request as a read asks it of a leader: its key, and what the
+// coalescer needs to send it and to read its answers (from the lookup, lookups.go).
+type listing struct {
+	key         lookupKey
+	order       int    // its place in a round (lookup.order)
+	op          string // for errors: what was asked
+	mayFindNone bool   // an answer of -1 without an error means "no such record"
+	optional    bool   // UNSUPPORTED_VERSION leaves the answer unanswered (-1), not an error
+	// unsupported is the error for UNSUPPORTED_VERSION where the lookup needs a feature of the
+	// broker; nil: the code is a *BrokerError like any other.
+	unsupported error
+}
+
+// leaderAsk is what one read asks one leader: its partitions, each for every listing.
+type leaderAsk struct {
+	partitions []topicPartition
+	listings   []listing
 }
 
 // askKey is one partition's entry in a ListOffsets request.
@@ -73,11 +119,13 @@ type answer struct {
 // round is what one leader is asked at once.
 type round struct {
 	reads    int       // how many reads joined
-	released bool      // it may leave (roundQueues.release); reads still join until it is sent
+	released bool      // it may leave (coalescer.release); reads still join until it is sent
+	sent     bool      // it left: its requests are out, or failed
 	started  time.Time // when its first read joined
 	asks     map[lookupKey]map[askKey]*answer
-	deadline time.Time     // the latest deadline of its reads: how long the answers are worth waiting for
-	done     chan struct{} // closed when every answer (or error) is in
+	listings map[lookupKey]listing // how to send and read each request: the first read's listing
+	deadline time.Time             // the latest deadline of its reads: how long the answers are worth waiting for
+	done     chan struct{}         // closed when every answer (or error) is in
 }
 
 // leaderQueue is one leader's pending round, and whether a round is out.
@@ -88,70 +136,98 @@ type leaderQueue struct {
 	wake    chan struct{} // the pending round was released
 }
 
-// roundQueues are the leaders' queues, and what their pending rounds wait for together.
-type roundQueues struct {
-	mu     sync.Mutex
-	queues map[string]*leaderQueue // by leader address
-	// active counts the reads in rounds not done (pending or out), waiting those in pending
-	// rounds not yet released, over all leaders. peak is the most reads active at once since the
-	// last release: how many Terraform runs at once. expect is the peak before the last release,
-	// 0 when there is no estimate (the first reads, or the first after an idle spell longer than
-	// lingerExpected).
-	active, waiting, peak, expect int
-	returned                      time.Time // when the answers of the last round came in
+// read asks each leader of asks for its partitions' listings, in the leader's pending round, and
+// waits for those rounds. The answers stay in the rounds (round.answer). A read whose context
+// ends first returns at once (ended); its round still leaves for the reads beside it.
+func (co *coalescer) read(ctx context.Context, asks map[leader]leaderAsk) (map[leader]*round, error) {
+	rounds := make(map[leader]*round, len(asks))
+	for l, a := range asks {
+		r, err := co.enqueue(ctx, l, a.partitions, a.listings)
+		if err != nil {
+			return nil, err // the rounds already joined are served without this read
+		}
+		rounds[l] = r
+	}
+	for l, r := range rounds {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, co.ended(ctx, l, asks[l].partitions, r)
+		}
+	}
+	return rounds, nil
 }
 
-func newRoundQueues() *roundQueues { return &roundQueues{queues: map[string]*leaderQueue{}} }
+// ended is the error of a read whose context ended while it waited for l's round r. Only a read
+// that passed its deadline while r was out blames the broker (what the connection says of it:
+// describe); a read cancelled, or that passed its deadline before r left, says so
+// (*ReadEndedError): its requests had not reached the broker, or the broker was not late.
+func (co *coalescer) ended(ctx context.Context, l leader, partitions []topicPartition, r *round) error {
+	co.mu.Lock()
+	sent := r.sent
+	co.mu.Unlock()
+	op := "ListOffsets for " + describePartitions(partitions)
+	if sent && !errors.Is(ctx.Err(), context.Canceled) {
+		return co.describe(op, l, ctx.Err())
+	}
+	return &ReadEndedError{Op: op, Broker: describeBroker(l.address, int(l.id)), Sent: sent, Err: ctx.Err()}
+}
 
-// enqueue adds a read's asks for partitions, led by l, to l's pending round and returns that
+// answer is the entry of partition tp in r's request k.
+func (r *round) answer(k lookupKey, tp topicPartition) *answer {
+	return r.asks[k][askKey{tp.topic, int32(tp.partition)}]
+}
+
+// enqueue adds a read's listings for partitions, led by l, to l's pending round and returns that
 // round; errClosed after Close.
-func (c *Client) enqueue(ctx context.Context, l leader, partitions []topicPartition, keys []lookupKey) (*round, error) {
-	rq := c.rounds
-	rq.mu.Lock()
-	defer rq.mu.Unlock()
-	q := rq.queues[l.address]
+func (co *coalescer) enqueue(ctx context.Context, l leader, partitions []topicPartition, listings []listing) (*round, error) {
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	q := co.queues[l.address]
 	if q == nil {
 		q = &leaderQueue{wake: make(chan struct{}, 1)}
-		rq.queues[l.address] = q
+		co.queues[l.address] = q
 	}
-	// Without a flusher, none lingers and no round is out: start one. It waits for rq.mu, so for
+	// Without a flusher, none lingers and no round is out: start one. It waits for co.mu, so for
 	// this read's round.
 	if !q.busy {
-		if !c.goShared(func() { c.flush(q) }) {
+		if !co.spawn(func() { co.flush(q) }) {
 			return nil, errClosed
 		}
 		q.busy = true
 	}
-	if rq.active == 0 && time.Since(rq.returned) > lingerExpected {
-		rq.expect = 0 // an idle spell: the last release says nothing of these reads
+	if co.active == 0 && time.Since(co.returned) > lingerExpected {
+		co.expect = 0 // an idle spell: the last release says nothing of these reads
 	}
 	q.leader = l // the latest metadata's id for the address
 	r := q.pending
 	if r == nil {
-		r = &round{started: time.Now(), asks: map[lookupKey]map[askKey]*answer{}, done: make(chan struct{})}
+		r = &round{started: time.Now(), asks: map[lookupKey]map[askKey]*answer{},
+			listings: map[lookupKey]listing{}, done: make(chan struct{})}
 		q.pending = r
 	}
 	r.reads++
-	rq.active++
-	rq.peak = max(rq.peak, rq.active)
+	co.active++
+	co.peak = max(co.peak, co.active)
 	if !r.released {
-		rq.waiting++
-		if rq.expect > 0 && rq.waiting >= rq.expect {
-			rq.release()
+		co.waiting++
+		if co.expect > 0 && co.waiting >= co.expect {
+			co.release()
 		}
 	}
-	r.add(ctx, partitions, keys)
+	r.add(ctx, partitions, listings)
 	return r, nil
 }
 
-// add asks for every lookup key of partitions in r (once per partition and key, whoever asked
+// add asks for every listing of partitions in r (once per partition and key, whoever asked
 // first), and lets r wait as long as the read's deadline.
-func (r *round) add(ctx context.Context, partitions []topicPartition, keys []lookupKey) {
-	for _, k := range keys {
-		m := r.asks[k]
+func (r *round) add(ctx context.Context, partitions []topicPartition, listings []listing) {
+	for _, ls := range listings {
+		m := r.asks[ls.key]
 		if m == nil {
 			m = map[askKey]*answer{}
-			r.asks[k] = m
+			r.asks[ls.key] = m
+			r.listings[ls.key] = ls
 		}
 		for _, p := range partitions {
 			tp := askKey{p.topic, int32(p.partition)}
@@ -166,10 +242,10 @@ func (r *round) add(ctx context.Context, partitions []topicPartition, keys []loo
 }
 
 // release lets every pending round leave now, and takes the most reads that were active at once
-// since the last release as the estimate for the next. Called with rq.mu held.
-func (rq *roundQueues) release() {
-	rq.expect, rq.peak, rq.waiting = rq.peak, rq.active, 0
-	for _, q := range rq.queues {
+// since the last release as the estimate for the next. Called with co.mu held.
+func (co *coalescer) release() {
+	co.expect, co.peak, co.waiting = co.peak, co.active, 0
+	for _, q := range co.queues {
 		if r := q.pending; r != nil && !r.released {
 			r.released = true
 			select {
@@ -181,28 +257,30 @@ func (rq *roundQueues) release() {
 }
 
 // flush sends q's rounds one after the other until none is pending, each once it is released.
-func (c *Client) flush(q *leaderQueue) {
-	rq := c.rounds
+func (co *coalescer) flush(q *leaderQueue) {
 	for {
-		c.linger(q)
-		rq.mu.Lock()
+		co.linger(q)
+		co.mu.Lock()
 		r, l := q.pending, q.leader
 		q.pending = nil
+		if r != nil {
+			r.sent = true
+		}
 		switch {
 		case r == nil:
 			q.busy = false
 		case !r.released: // the Client closed: the round fails at once
-			rq.waiting -= r.reads
+			co.waiting -= r.reads
 		}
-		rq.mu.Unlock()
+		co.mu.Unlock()
 		if r == nil {
 			return
 		}
-		c.send(l, r)
-		rq.mu.Lock()
-		rq.returned = time.Now()
-		rq.active -= r.reads
-		rq.mu.Unlock()
+		co.send(l, r)
+		co.mu.Lock()
+		co.returned = time.Now()
+		co.active -= r.reads
+		co.mu.Unlock()
 		close(r.done)
 	}
 }
@@ -210,32 +288,31 @@ func (c *Client) flush(q *leaderQueue) {
 // linger waits until q's pending round is released: by the read that completes the expected
 // number, or here once the round is as old as its bound; or until the Client closed. Without a
 // pending round it returns at once: flush then ends.
-func (c *Client) linger(q *leaderQueue) {
-	rq := c.rounds
+func (co *coalescer) linger(q *leaderQueue) {
 	for {
-		rq.mu.Lock()
+		co.mu.Lock()
 		r := q.pending
 		if r == nil || r.released {
-			rq.mu.Unlock()
+			co.mu.Unlock()
 			return
 		}
 		bound := lingerAlone
-		if rq.expect > 0 {
+		if co.expect > 0 {
 			bound = lingerExpected
 		}
 		wait := time.Until(r.started.Add(bound))
 		if wait <= 0 {
-			rq.release()
-			rq.mu.Unlock()
+			co.release()
+			co.mu.Unlock()
 			return
 		}
-		rq.mu.Unlock()
+		co.mu.Unlock()
 		timer := time.NewTimer(wait)
 		select {
 		case <-timer.C:
 		case <-q.wake:
 			timer.Stop()
-		case <-c.life.Done():
+		case <-co.life.Done():
 			timer.Stop()
 			return
 		}
@@ -244,21 +321,21 @@ func (c *Client) linger(q *leaderQueue) {
 
 // send asks l everything in r, one request per lookup key, all written before the first answer
 // is read, and records every answer or error in r.
-func (c *Client) send(l leader, r *round) {
-	ctx, cancel := context.WithDeadline(c.life, r.deadline)
+func (co *coalescer) send(l leader, r *round) {
+	ctx, cancel := context.WithDeadline(co.life, r.deadline)
 	defer cancel()
 	keys := r.keys()
-	conn, err := c.brokers.Get(ctx, l.address)
+	conn, err := co.connect(ctx, l.address)
 	if err != nil {
 		for _, k := range keys {
-			failAll(c, l, k, r.asks[k], err)
+			co.failAll(l, r.listings[k], r.asks[k], err)
 		}
 		return
 	}
 	calls := make([]*broker.Call, len(keys))
 	for i, k := range keys {
 		if calls[i], err = conn.Send(ctx, listOffsetsFor(k, r.asks[k], r.deadline)); err != nil {
-			failAll(c, l, k, r.asks[k], err)
+			co.failAll(l, r.listings[k], r.asks[k], err)
 		}
 	}
 	for i, k := range keys {
@@ -267,27 +344,27 @@ func (c *Client) send(l leader, r *round) {
 		}
 		m, err := conn.Wait(ctx, calls[i])
 		if err != nil {
-			failAll(c, l, k, r.asks[k], err)
+			co.failAll(l, r.listings[k], r.asks[k], err)
 			continue
 		}
 		res, ok := m.(*wire.ListOffsetsResponse)
 		if !ok {
-			failAll(c, l, k, r.asks[k], fmt.Errorf("unexpected response type %T", m))
+			co.failAll(l, r.listings[k], r.asks[k], fmt.Errorf("unexpected response type %T", m))
 			continue
 		}
-		record(l, k, r.asks[k], res)
+		record(l, r.listings[k], r.asks[k], res)
 	}
 }
 
-// keys are the lookup keys of r in the order they are sent (lookup.order), then by timestamp and
-// isolation level.
+// keys are the lookup keys of r in the order they are sent (listing.order), then by timestamp
+// and isolation level.
 func (r *round) keys() []lookupKey {
 	keys := make([]lookupKey, 0, len(r.asks))
 	for k := range r.asks {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b lookupKey) int {
-		return cmp.Or(cmp.Compare(lookupOf(a.timestamp).order, lookupOf(b.timestamp).order),
+		return cmp.Or(cmp.Compare(r.listings[a].order, r.listings[b].order),
 			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
 	})
 	return keys
@@ -313,39 +390,36 @@ func listOffsetsFor(k lookupKey, asks map[askKey]*answer, deadline time.Time) *w
 
 // failAll records a request's failure (no answer from l) for each of its entries, naming each
 // entry's own topic and partition.
-func failAll(c *Client, l leader, k lookupKey, asks map[askKey]*answer, err error) {
-	op := lookupOf(k.timestamp).op
+func (co *coalescer) failAll(l leader, ls listing, asks map[askKey]*answer, err error) {
 	for tp, a := range asks {
-		a.err = c.requestError(fmt.Sprintf("%s for topic %q partition %d", op, tp.topic, tp.partition),
-			l.address, int(l.id), err)
+		a.err = co.describe(fmt.Sprintf("%s for topic %q partition %d", ls.op, tp.topic, tp.partition), l, err)
 	}
 }
 
 // record checks that every entry asked has an answer without an error and records it. An entry
 // with an error carries placeholder offsets (-1): never used.
-func record(l leader, k lookupKey, asks map[askKey]*answer, res *wire.ListOffsetsResponse) {
+func record(l leader, ls listing, asks map[askKey]*answer, res *wire.ListOffsetsResponse) {
 	answered := make(map[askKey]wire.ListOffsetsResponsePartition, len(asks))
 	for _, t := range res.Topics {
 		for _, p := range t.Partitions {
 			answered[askKey{t.Topic, p.Partition}] = p
 		}
 	}
-	lk := lookupOf(k.timestamp)
-	op := lk.op
+	op := ls.op
 	for tp, a := range asks {
 		p, ok := answered[tp]
 		switch {
 		case !ok:
 			a.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
 				op, tp.topic, tp.partition)
-		case p.ErrorCode == int16(kafka.UnsupportedVersion) && lk.optional:
+		case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.optional:
 			a.offset, a.timestamp = -1, -1 // as unanswered as a broker too old to be asked
-		case p.ErrorCode == int16(kafka.UnsupportedVersion) && lk.needs != nil:
-			a.err = lk.unsupported("")
+		case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.unsupported != nil:
+			a.err = ls.unsupported
 		case p.ErrorCode != 0:
 			a.err = &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: ErrorCode(p.ErrorCode),
 				Broker: describeBroker(l.address, int(l.id))}
-		case p.Offset < 0 && !lk.mayFindNone:
+		case p.Offset < 0 && !ls.mayFindNone:
 			a.err = fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
 				op, tp.topic, tp.partition, p.Offset)
 		default:

@@ -14,7 +14,7 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Issue 9's benchmarks, side by side with franz-go's kadm, on a kfake cluster whose writes reach
+// Benchmarks of concurrent partition reads, side by side with franz-go's kadm, on a kfake cluster whose writes reach
 // the client rtt later (acctest.DelayedListener: a simulated round trip). Each op is what one
 // provider process does in a plan: a new client, the reads, Close. Timings are for benchstat;
 // the counts (connections, requests by API) per op are exact.

@@ -3,7 +3,6 @@ package kafkaclient
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"testing"
 	"time"
@@ -14,39 +13,6 @@ import (
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
-
-// groupsCluster: three brokers; topics a (3 partitions), b (2), c (1) with records; groups with
-// admin commits (kfake lists them Empty, protocol type "").
-func groupsCluster(t *testing.T, opts ...kfake.Opt) *kfake.Cluster {
-	t.Helper()
-	c := newCluster(t, append([]kfake.Opt{kfake.NumBrokers(3), kfake.SeedTopics(3, "a"), kfake.SeedTopics(2, "b"),
-		kfake.SeedTopics(1, "c")}, opts...)...)
-	produce(t, c, "a", 0, 4)
-	produce(t, c, "a", 2, 1)
-	produce(t, c, "b", 1, 7)
-	produce(t, c, "c", 0, 2)
-	acctest.FakeCommit(t, c, "app.one", "a", 0, 1)   // lag 3
-	acctest.FakeCommit(t, c, "app.one", "a", 1, 0)   // lag 0 (empty partition)
-	acctest.FakeCommit(t, c, "app.two", "b", 1, 10)  // lag -3: past the log end, not counted
-	acctest.FakeCommit(t, c, "app.two", "a", 2, 0)   // lag 1
-	acctest.FakeCommit(t, c, "other", "c", 0, 1)     // lag 1
-	acctest.FakeCommit(t, c, "xapp.one", "a", 0, 4)  // lag 0
-	acctest.FakeCommit(t, c, "app.three", "c", 0, 0) // lag 2
-	acctest.FakeCommit(t, c, "app.three", "b", 0, 0) // lag 0
-	return c
-}
-
-func showGroups(gs []GroupSummary) string {
-	s := ""
-	for _, g := range gs {
-		lag := "null"
-		if g.TotalLag != nil {
-			lag = fmt.Sprint(*g.TotalLag)
-		}
-		s += fmt.Sprintf("[%s %s %q %v %s]", g.GroupID, g.State, g.ProtocolType, g.Topics, lag)
-	}
-	return s
-}
 
 func TestConsumerGroupsFilters(t *testing.T) {
 	c := groupsCluster(t)
@@ -63,17 +29,17 @@ func TestConsumerGroupsFilters(t *testing.T) {
 		req  ConsumerGroupsRequest
 		want string
 	}{
-		{"all", ConsumerGroupsRequest{},
-			`[app.one Empty "" [a] 3][app.three Empty "" [b c] 2][app.two Empty "" [a b] 1][other Empty "" [c] 1][xapp.one Empty "" [a] 0]`},
+		{name: "all", req: ConsumerGroupsRequest{},
+			want: `[app.one Empty "" [a] 3][app.three Empty "" [b c] 2][app.two Empty "" [a b] 1][other Empty "" [c] 1][xapp.one Empty "" [a] 0]`},
 		// Whole id: app\..* does not select xapp.one.
-		{"id regex", ConsumerGroupsRequest{GroupID: re(`app\..*`)},
-			`[app.one Empty "" [a] 3][app.three Empty "" [b c] 2][app.two Empty "" [a b] 1]`},
+		{name: "id regex", req: ConsumerGroupsRequest{GroupID: re(`app\..*`)},
+			want: `[app.one Empty "" [a] 3][app.three Empty "" [b c] 2][app.two Empty "" [a b] 1]`},
 		// Only groups with a commit on b, and only b in their figures.
-		{"topic b", ConsumerGroupsRequest{Topics: []string{"b"}},
-			`[app.three Empty "" [b] 0][app.two Empty "" [b] 0]`},
-		{"topics c and id", ConsumerGroupsRequest{Topics: []string{"c"}, GroupID: re(`app.*`)},
-			`[app.three Empty "" [c] 2]`},
-		{"no match", ConsumerGroupsRequest{GroupID: re(`nobody`)}, ``},
+		{name: "topic b", req: ConsumerGroupsRequest{Topics: []string{"b"}},
+			want: `[app.three Empty "" [b] 0][app.two Empty "" [b] 0]`},
+		{name: "topics c and id", req: ConsumerGroupsRequest{Topics: []string{"c"}, GroupID: re(`app.*`)},
+			want: `[app.three Empty "" [c] 2]`},
+		{name: "no match", req: ConsumerGroupsRequest{GroupID: re(`nobody`)}, want: ``},
 	} {
 		got, err := cl.ConsumerGroups(context.Background(), tc.req)
 		if err != nil {
@@ -102,8 +68,8 @@ func TestConsumerGroupsRequests(t *testing.T) {
 		opts    []kfake.Opt
 		batched bool
 	}{
-		{"OffsetFetch v8+", nil, true},
-		{"Kafka 2.8: OffsetFetch v7", []kfake.Opt{kfake.MaxVersions(kversion.V2_8_0())}, false},
+		{name: "OffsetFetch v8+", opts: nil, batched: true},
+		{name: "Kafka 2.8: OffsetFetch v7", opts: []kfake.Opt{kfake.MaxVersions(kversion.V2_8_0())}, batched: false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := groupsCluster(t, tc.opts...)
@@ -116,7 +82,7 @@ func TestConsumerGroupsRequests(t *testing.T) {
 			for _, tp := range []struct {
 				topic string
 				p     int32
-			}{{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}, {"c", 0}} {
+			}{{topic: "a", p: 0}, {topic: "a", p: 1}, {topic: "a", p: 2}, {topic: "b", p: 0}, {topic: "b", p: 1}, {topic: "c", p: 0}} {
 				leaders[c.LeaderFor(tp.topic, tp.p)] = true
 			}
 			counts := acctest.CountRequests(c)

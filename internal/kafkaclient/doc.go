@@ -7,6 +7,26 @@
 // OffsetFetch; DescribeShareGroupOffsets for share groups). It never uses kafka-go's Conn/Dial* API, which can auto-create topics and loop
 // until its context ends.
 //
+// # How a read flows
+//
+// A partition read (Client.Offsets) goes down one layer at a time; its answers come back up.
+//
+//  1. Client.withRetries runs each attempt within the read's timeout, with fresh metadata after
+//     a failure that stale metadata may explain.
+//  2. The clusterView gives each partition's leader: a cached topicMetadata, or one Metadata
+//     request shared by the reads of the topic that need it at once.
+//  3. Each lookup the read asks (earliest, latest, by timestamp, ...) that a leader's connection
+//     serves becomes a listing: all the coalescer needs to send that ListOffsets request and to
+//     read its answer.
+//  4. The coalescer adds the listings to each leader's pending round, which waits for the reads
+//     that come at once and then leaves as one ListOffsets request per listing key on the
+//     leader's broker.Conn; the round records every answer.
+//  5. The read takes its answers from the rounds, sets them into PartitionOffsets by lookup,
+//     and settles them against each other.
+//
+// No layer calls back into one above it: the coalescer knows listings, not lookups, and of the
+// Client only a function that gives a broker's connection.
+//
 // # Reading the code
 //
 // Bottom-up; each layer uses only those below it.
@@ -25,8 +45,9 @@
 //     cluster answered before is kept by the brokers layer, broker.DialLog.Reached),
 //     request_errors.go (a request without an answer, as a typed error).
 //  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
-//     ListOffsets lookup, described once), coalesce.go (concurrent reads share one ListOffsets per
-//     leader and lookup: their rounds wait up to 20 ms for the reads that come at once);
+//     ListOffsets lookup, described once, and what each leader is asked), coalesce.go (the coalescer:
+//     concurrent reads share one ListOffsets per leader and lookup, their rounds waiting up to
+//     20 ms for the reads that come at once);
 //     next_record.go and time_lag.go (the next record after an offset, and a group's time lag),
 //     fetch_batches.go (concurrent reads share one Fetch per leader and isolation level, by
 //     natural batching: one out at a time, no waiting); group_offsets.go (one group's commits and

@@ -1,6 +1,8 @@
 package kafkaclient
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -154,6 +156,30 @@ func (e *UnresolvableBrokerError) Error() string {
 }
 
 func (e *UnresolvableBrokerError) Unwrap() error { return e.Err }
+
+// ReadEndedError: the read was cancelled, or passed its own deadline before its requests went
+// out, while it waited for a broker's answer. The broker did not fail, so the error does not say
+// it did; Err is the read context's error (context.Canceled or context.DeadlineExceeded).
+type ReadEndedError struct {
+	Op     string // what the read waited for, e.g. `ListOffsets for topic "t" partition 0`
+	Broker string // e.g. "broker 2 (127.0.0.1:9092)"
+	Sent   bool   // its requests had gone out to the broker
+	Err    error
+}
+
+func (e *ReadEndedError) Error() string {
+	how := "timed out"
+	if errors.Is(e.Err, context.Canceled) {
+		how = "was cancelled"
+	}
+	if e.Sent {
+		return fmt.Sprintf("%s: the read %s while it waited for the answer of %s", e.Op, how, e.Broker)
+	}
+	return fmt.Sprintf("%s: the read %s while its requests waited to go to %s with those of the reads beside it",
+		e.Op, how, e.Broker)
+}
+
+func (e *ReadEndedError) Unwrap() error { return e.Err }
 
 // TimeoutError: the read did not finish within the timeout although the cluster answered; Last is
 // the error of the last attempt.

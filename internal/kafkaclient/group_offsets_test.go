@@ -10,43 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/google/go-cmp/cmp"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// describe prints a group read's partitions with every value the tests check.
-func describe(ps []GroupPartitionOffsets) string {
-	s := ""
-	for _, p := range ps {
-		committed, lag := "null", "null"
-		if p.Committed != nil {
-			committed, lag = fmt.Sprint(*p.Committed), fmt.Sprint(*p.Lag)
-		}
-		s += fmt.Sprintf("%s/%d committed=%s earliest=%d latest=%d lag=%s outOfRange=%v logEnd=%d; ",
-			p.Topic, p.Partition, committed, p.Earliest, p.Latest, lag, p.OutOfRange, p.LogEnd)
-	}
-	return s
-}
-
-// fakeDeleteRecords moves a kfake partition's log start offset to offset, through kadm.
-func fakeDeleteRecords(t *testing.T, c *kfake.Cluster, topic string, partition int32, offset int64) {
-	t.Helper()
-	var o kadm.Offsets
-	o.Add(kadm.Offset{Topic: topic, Partition: partition, At: offset, LeaderEpoch: -1})
-	res, err := kadm.NewClient(acctest.FakeClient(t, c)).DeleteRecords(context.Background(), o)
-	if err == nil {
-		err = res.Error()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// Case C14: a Kafka-protocol cluster that keeps committed offsets without a __consumer_offsets
+// A Kafka-protocol cluster that keeps committed offsets without a __consumer_offsets
 // topic in Metadata (kfake, like Azure Event Hubs). ListGroups lists the group, so it is read:
 // committed 7, latest 10, lag 3; and no FindCoordinator went out before ListGroups had found it.
 func TestGroupReadWithoutOffsetsTopic(t *testing.T) {
@@ -82,7 +53,7 @@ func TestGroupReadWithoutOffsetsTopic(t *testing.T) {
 	}
 }
 
-// Case C15: a broker that answers an unknown group with GROUP_ID_NOT_FOUND (69) gets the same
+// A broker that answers an unknown group with GROUP_ID_NOT_FOUND (69) gets the same
 // answer as Apache Kafka's offsets of -1: the group does not exist. kfake answers 69 from
 // OffsetFetch; DescribeGroups is made to answer 69 too, with OffsetFetch answering as Apache
 // Kafka does (no offsets).
@@ -92,9 +63,9 @@ func TestGroupIDNotFound(t *testing.T) {
 		arrange func(c *kfake.Cluster)
 		want    string
 	}{
-		{"OffsetFetch answers 69", func(*kfake.Cluster) {},
-			`consumer group "nobody" does not exist: OffsetFetch answered GROUP_ID_NOT_FOUND (error code 69)`},
-		{"DescribeGroups answers 69", func(c *kfake.Cluster) {
+		{name: "OffsetFetch answers 69", arrange: func(*kfake.Cluster) {},
+			want: `consumer group "nobody" does not exist: OffsetFetch answered GROUP_ID_NOT_FOUND (error code 69)`},
+		{name: "DescribeGroups answers 69", arrange: func(c *kfake.Cluster) {
 			c.ControlKey(int16(kmsg.DescribeGroups), func(r kmsg.Request) (kmsg.Response, error, bool) {
 				c.KeepControl()
 				req, _ := r.(*kmsg.DescribeGroupsRequest)
@@ -111,7 +82,7 @@ func TestGroupIDNotFound(t *testing.T) {
 				resp.Version = r.GetVersion()
 				return resp, nil, true
 			})
-		}, `consumer group "nobody" has no members and no committed offsets (broker reports state "Dead")`},
+		}, want: `consumer group "nobody" has no members and no committed offsets (broker reports state "Dead")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// __consumer_offsets seeded: the read goes on to DescribeGroups and OffsetFetch.
@@ -127,7 +98,7 @@ func TestGroupIDNotFound(t *testing.T) {
 	}
 }
 
-// Case C16: lag is latest - committed, as kafka-consumer-groups.sh shows it. A commit of 15 on a
+// Lag is latest - committed, as kafka-consumer-groups.sh shows it. A commit of 15 on a
 // 10-record partition is lag -5; a commit of 2 on a log spanning 4..10 is lag 8; both are out of
 // range. Commits at the log start and at the log end are in range. total_lag sums only the
 // positive lags: 8 + 6 + 0, the -5 cancelling nothing.
@@ -190,16 +161,18 @@ func TestGroupPartitionLagRule(t *testing.T) {
 		committed int64
 		want      string
 	}{
-		{3, "lag=7 outOfRange=true"},
-		{4, "lag=6 outOfRange=false"},
-		{10, "lag=0 outOfRange=false"},
-		{11, "lag=-1 outOfRange=true"},
-		{math.MaxInt64, fmt.Sprintf("lag=%d outOfRange=true", 10-math.MaxInt64)},
+		{committed: 3, want: "lag=7 outOfRange=true"},
+		{committed: 4, want: "lag=6 outOfRange=false"},
+		{committed: 10, want: "lag=0 outOfRange=false"},
+		{committed: 11, want: "lag=-1 outOfRange=true"},
+		{committed: math.MaxInt64, want: fmt.Sprintf("lag=%d outOfRange=true", 10-math.MaxInt64)},
 	} {
-		gp := groupPartition("t", p, 10, map[int]int64{0: tc.committed})
-		if got := fmt.Sprintf("lag=%d outOfRange=%v", *gp.Lag, gp.OutOfRange); got != tc.want {
-			t.Errorf("commit %d: got %s, want %s", tc.committed, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("commit %d", tc.committed), func(t *testing.T) {
+			gp := groupPartition("t", p, 10, map[int]int64{0: tc.committed})
+			if got := fmt.Sprintf("lag=%d outOfRange=%v", *gp.Lag, gp.OutOfRange); got != tc.want {
+				t.Errorf("commit %d: got %s, want %s", tc.committed, got, tc.want)
+			}
+		})
 	}
 	if gp := groupPartition("t", p, 10, nil); gp.Committed != nil || gp.Lag != nil || gp.OutOfRange {
 		t.Errorf("no commit: got %+v, want null commit and lag, in range", gp)
@@ -219,23 +192,72 @@ func TestGroupPartitionLagRule(t *testing.T) {
 	}
 }
 
-// openTransaction produces n records to one partition in a transaction it leaves open (franz-go),
-// so that the partition's last stable offset stays below its high watermark.
-func openTransaction(t *testing.T, c *kfake.Cluster, topic string, partition int32, n int) {
-	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.TransactionalID("open-"+topic), kgo.TransactionTimeout(time.Minute))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	if err := cl.BeginTransaction(); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < n; i++ {
-		r := &kgo.Record{Topic: topic, Partition: partition, Value: []byte("txn")}
-		if err := cl.ProduceSync(context.Background(), r).FirstErr(); err != nil {
-			t.Fatal(err)
+// A group coordinator still loading (COORDINATOR_LOAD_IN_PROGRESS) is asked again.
+func TestCoordinatorLoadingIsRetried(t *testing.T) {
+	c := newCluster(t, withOffsetsTopic(), kfake.SeedTopics(1, "t"))
+	produce(t, c, "t", 0, 4)
+	acctest.FakeCommit(t, c, "g", "t", 0, 1)
+	loading := 2
+	c.ControlKey(int16(kmsg.DescribeGroups), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		if loading == 0 {
+			return nil, nil, false
 		}
+		loading--
+		c.KeepControl()
+		req, _ := r.(*kmsg.DescribeGroupsRequest)
+		resp := kmsg.NewPtrDescribeGroupsResponse()
+		resp.Version = req.Version
+		for _, g := range req.Groups {
+			rg := kmsg.NewDescribeGroupsResponseGroup()
+			rg.Group, rg.ErrorCode = g, 14
+			resp.Groups = append(resp.Groups, rg)
+		}
+		return resp, nil, true
+	})
+	cl := newClient(t, c, 5*time.Second)
+	got, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
+	if err != nil || len(got.Partitions) != 1 || *got.Partitions[0].Lag != 3 {
+		t.Fatalf("got %+v, %v; want lag 3 once the coordinator has loaded", got, err)
+	}
+}
+
+// A cluster where no group ever existed has no __consumer_offsets: the read says the group does
+// not exist without FindCoordinator, which would make the broker create that topic. ListGroups on
+// every broker, which creates nothing, decided it (twice: a "no" is asked again fresh).
+func TestGroupReadOnClusterWithoutGroups(t *testing.T) {
+	// kfake, like a fresh Kafka, has no __consumer_offsets
+	c := newCluster(t, kfake.NumBrokers(3), kfake.SeedTopics(1, "t"))
+	var (
+		mu                 sync.Mutex
+		coordinatorLookups int
+		listedOn           = map[int32]int{}
+	)
+	c.Control(func(r kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		mu.Lock()
+		defer mu.Unlock()
+		switch kmsg.Key(r.Key()) {
+		case kmsg.FindCoordinator:
+			coordinatorLookups++
+		case kmsg.ListGroups:
+			listedOn[c.CurrentNode()]++
+		}
+		return nil, nil, false
+	})
+	cl := newClient(t, c, 3*time.Second)
+	_, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
+	var gnf *GroupNotFoundError
+	if !errors.As(err, &gnf) || !gnf.NoGroups {
+		t.Fatalf("got %v; want GroupNotFoundError saying no group ever existed", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if coordinatorLookups != 0 {
+		t.Fatalf("sent %d FindCoordinator requests; want none", coordinatorLookups)
+	}
+	// Once per broker: the metadata that lacks __consumer_offsets was requested by this read, so
+	// it is fresh and believed at once (kafka-go's cached layout took a second pass: 2 each).
+	if diff := cmp.Diff(map[int32]int{0: 1, 1: 1, 2: 1}, listedOn); diff != "" {
+		t.Fatalf("ListGroups requests by broker (-want +got):\n%s", diff)
 	}
 }

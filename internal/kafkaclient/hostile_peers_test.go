@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math/rand"
 	"net"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -39,10 +38,10 @@ func TestHostilePeers(t *testing.T) {
 		payload []byte
 		want    string
 	}{
-		{"negative size", []byte{0xff, 0xff, 0xff, 0xff}, "not a Kafka response (first bytes ff ff ff ff)"},
-		{"huge size", []byte{0x7f, 0xff, 0xff, 0xff}, "not a Kafka response (first bytes 7f ff ff ff)"},
-		{"array bomb", bomb, "claims 2147483647 API versions in 0 bytes: not a Kafka broker"},
-		{"random bytes", random, "not a Kafka response"},
+		{name: "negative size", payload: []byte{0xff, 0xff, 0xff, 0xff}, want: "not a Kafka response (first bytes ff ff ff ff)"},
+		{name: "huge size", payload: []byte{0x7f, 0xff, 0xff, 0xff}, want: "not a Kafka response (first bytes 7f ff ff ff)"},
+		{name: "array bomb", payload: bomb, want: "claims 2147483647 API versions in 0 bytes: not a Kafka broker"},
+		{name: "random bytes", payload: random, want: "not a Kafka response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := acctest.RespondingListener(t, tc.payload)
@@ -75,18 +74,6 @@ func TestBrokerTooOldForReadOnlyMetadata(t *testing.T) {
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "Metadata v4 or later") {
 		t.Fatalf("got %v; want UnsupportedError asking for Metadata v4", err)
 	}
-}
-
-// measuredRead reads one partition and says how long it took and how much it allocated: a peer
-// that is not Kafka must cost neither the timeout nor a buffer sized from its bytes.
-func measuredRead(cl *Client) (elapsed time.Duration, allocated uint64, err error) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	_, err = cl.PartitionOffsets(context.Background(), "t", 0)
-	elapsed = time.Since(start)
-	runtime.ReadMemStats(&after)
-	return elapsed, after.TotalAlloc - before.TotalAlloc, err
 }
 
 // hostileBroker is a one-broker cluster that answers ApiVersions and Metadata (topic "t", one

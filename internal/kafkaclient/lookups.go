@@ -1,15 +1,19 @@
 package kafkaclient
 
 import (
+	"context"
 	"fmt"
+
+	"github.com/segmentio/kafka-go/protocol"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // The lookups of a ListOffsets read, each described once: the timestamp sent, its name in
 // errors, its place in a round, whether an answer of -1 means "no such record", what it needs of
-// the broker, and where its answer goes. offsets.go picks the lookups of a read; coalesce.go sends
-// them, one request per leader and lookup, and records the answers.
+// the broker, and where its answer goes. A read plans here what each leader is asked
+// (planLookups), and hands the coalescer listings (lookup.listing) that carry all it needs to
+// send them and read their answers: the coalescer does not come back here.
 
 // lookup is one ListOffsets timestamp to ask every partition for.
 type lookup struct {
@@ -100,16 +104,64 @@ func lookups(req OffsetsRequest) []lookup {
 	return append(out, latestLookup)
 }
 
-// lookupOf is the lookup that sends timestamp ts.
-func lookupOf(ts int64) lookup {
-	for _, l := range append([]lookup{earliestLookup, maxTimestampLookup, latestLookup}, tieredLookups...) {
-		if l.timestamp == ts {
-			return l
+// listing is the lookup as the coalescer sends it under isolation, and reads its answers.
+func (l lookup) listing(isolation Isolation) listing {
+	ls := listing{key: lookupKey{isolation: isolation, timestamp: l.timestamp}, order: l.order, op: l.op,
+		mayFindNone: l.mayFindNone, optional: l.optional}
+	if l.needs != nil {
+		ls.unsupported = l.unsupported("")
+	}
+	return ls
+}
+
+// planLookups is what a read asks each leader of its partitions (leaders): the lookups of req
+// that the leader serves (leaderLookups), as the coalescer's listings under req's isolation
+// level, and the same lookups, whose answers the read takes from the rounds.
+func (c *Client) planLookups(ctx context.Context, req OffsetsRequest, leaders map[topicPartition]leader,
+) (map[leader]leaderAsk, map[leader][]lookup, error) {
+	byLeader := map[leader][]topicPartition{}
+	for tp, l := range leaders {
+		byLeader[l] = append(byLeader[l], tp)
+	}
+	asked, err := c.leaderLookups(ctx, byLeader, lookups(req))
+	if err != nil {
+		return nil, nil, err
+	}
+	asks := make(map[leader]leaderAsk, len(byLeader))
+	for l, tps := range byLeader {
+		listings := make([]listing, len(asked[l]))
+		for i, lk := range asked[l] {
+			listings[i] = lk.listing(req.Isolation)
+		}
+		asks[l] = leaderAsk{partitions: tps, listings: listings}
+	}
+	return asks, asked, nil
+}
+
+// leaderLookups are the lookups of ls that each leader is asked, from the ListOffsets version its
+// connection negotiated (lookup.servedBy): an optional lookup that a leader cannot answer is left
+// out for it; any other refuses the read.
+func (c *Client) leaderLookups(ctx context.Context, byLeader map[leader][]topicPartition, ls []lookup) (map[leader][]lookup, error) {
+	asked := make(map[leader][]lookup, len(byLeader))
+	for l := range byLeader {
+		for _, lk := range ls {
+			if lk.needs != nil {
+				conn, err := c.brokers.Get(ctx, l.address)
+				if err != nil {
+					return nil, c.requestError(lk.op, l.address, int(l.id), err)
+				}
+				served, _ := conn.Version(protocol.ListOffsets)
+				if err := lk.servedBy(l.address, served); err != nil {
+					if lk.optional {
+						continue
+					}
+					return nil, err
+				}
+			}
+			asked[l] = append(asked[l], lk)
 		}
 	}
-	l := timestampLookup
-	l.timestamp = ts
-	return l
+	return asked, nil
 }
 
 // servedBy refuses the lookup when a broker serves ListOffsets only up to version served: brokers

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/segmentio/kafka-go/protocol"
 )
 
 // Isolation is ListOffsets' isolation level: which offset counts as "latest".
@@ -76,7 +74,7 @@ type PartitionOffsets struct {
 
 // Offsets reads the requested offsets of a topic's partitions within the Client's timeout, sorted
 // by partition. Its lookups (earliest, latest, and the timestamps asked) join the round of each
-// partition leader (coalesce.go): one ListOffsets request per leader and lookup, shared with the
+// partition leader (coalescer): one ListOffsets request per leader and lookup, shared with the
 // reads that wait at the same moment (not one per partition, as kafka-go's Client.ListOffsets
 // does). Retriable broker errors are retried with fresh metadata; the others come back at once
 // as *TopicNotFoundError, *PartitionOutOfRangeError, *UnreachableError, *BrokerError,
@@ -127,81 +125,37 @@ func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders ma
 	return res[req.Topic], err
 }
 
-// listTopicsOffsets asks every lookup of req of each partition's leader, of every topic, through
-// the leaders' rounds (coalesce.go: one request per leader and lookup, whatever the topics), and
-// assembles the answers by topic, sorted by partition.
+// listTopicsOffsets reads the partitions of leaders, of every topic, one layer after the other:
+// what each leader is asked (planLookups), the leaders' rounds that ask it (coalescer: one
+// request per leader and lookup, whatever the topics), and the answers by topic, settled and
+// sorted by partition.
 func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, leaders map[topicPartition]leader) (map[string][]PartitionOffsets, error) {
-	byLeader := map[leader][]topicPartition{}
-	for tp, l := range leaders {
-		byLeader[l] = append(byLeader[l], tp)
-	}
-	asked, err := c.leaderLookups(ctx, byLeader, lookups(req))
+	asks, asked, err := c.planLookups(ctx, req, leaders)
 	if err != nil {
 		return nil, err
 	}
-	rounds := make(map[leader]*round, len(byLeader))
-	for l, tps := range byLeader {
-		keys := make([]lookupKey, len(asked[l]))
-		for i, lk := range asked[l] {
-			keys[i] = lookupKey{isolation: req.Isolation, timestamp: lk.timestamp}
-		}
-		r, err := c.enqueue(ctx, l, tps, keys)
-		if err != nil {
-			return nil, err // the rounds already joined are served without this read
-		}
-		rounds[l] = r
+	rounds, err := c.rounds.read(ctx, asks)
+	if err != nil {
+		return nil, err
 	}
-	out, err := c.collect(ctx, byLeader, rounds, req.Isolation, asked)
+	out, err := collect(asks, asked, rounds)
 	if err != nil {
 		return nil, err
 	}
 	return settleAll(req, out)
 }
 
-// leaderLookups are the lookups of ls that each leader is asked, from the ListOffsets version its
-// connection negotiated (lookup.servedBy): an optional lookup that a leader cannot answer is left
-// out for it; any other refuses the read.
-func (c *Client) leaderLookups(ctx context.Context, byLeader map[leader][]topicPartition, ls []lookup) (map[leader][]lookup, error) {
-	asked := make(map[leader][]lookup, len(byLeader))
-	for l := range byLeader {
-		for _, lk := range ls {
-			if lk.needs != nil {
-				conn, err := c.brokers.Get(ctx, l.address)
-				if err != nil {
-					return nil, c.requestError(lk.op, l.address, int(l.id), err)
-				}
-				served, _ := conn.Version(protocol.ListOffsets)
-				if err := lk.servedBy(l.address, served); err != nil {
-					if lk.optional {
-						continue
-					}
-					return nil, err
-				}
-			}
-			asked[l] = append(asked[l], lk)
-		}
-	}
-	return asked, nil
-}
-
-// collect waits for each leader's round and takes the answers of its partitions, one per
-// lookup asked of it. It reports the first error of any answer (firstError).
-func (c *Client) collect(ctx context.Context, byLeader map[leader][]topicPartition, rounds map[leader]*round,
-	isolation Isolation, asked map[leader][]lookup,
-) (map[topicPartition]*PartitionOffsets, error) {
+// collect takes from each leader's round the answers of the read's partitions, one per lookup
+// asked of it. It reports the first error of any answer (firstError).
+func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[leader]*round) (map[topicPartition]*PartitionOffsets, error) {
 	out := make(map[topicPartition]*PartitionOffsets)
 	var errs []error
 	for l, r := range rounds {
-		select {
-		case <-r.done:
-		case <-ctx.Done():
-			return nil, c.requestError("ListOffsets for "+describePartitions(byLeader[l]), l.address, int(l.id), ctx.Err())
-		}
-		for _, tp := range byLeader[l] {
+		for _, tp := range asks[l].partitions {
 			po := &PartitionOffsets{Partition: tp.partition}
 			out[tp] = po
-			for _, lk := range asked[l] {
-				a := r.asks[lookupKey{isolation: isolation, timestamp: lk.timestamp}][askKey{tp.topic, int32(tp.partition)}]
+			for i, lk := range asked[l] {
+				a := r.answer(asks[l].listings[i].key, tp)
 				if a.err != nil {
 					errs = append(errs, a.err)
 					continue

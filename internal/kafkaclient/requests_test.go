@@ -3,10 +3,7 @@ package kafkaclient
 import (
 	"context"
 	"fmt"
-	"net"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -17,51 +14,6 @@ import (
 // What one read of each data source costs on the wire, by API, on a new client. ApiVersions is
 // one per connection kafka-go opens; the other counts are exact. Each read below is the request
 // its data source sends (internal/provider).
-
-func countingClient(t *testing.T, c *kfake.Cluster) (*Client, *atomic.Int32) {
-	t.Helper()
-	var dials atomic.Int32
-	cl, err := New(Config{
-		BootstrapServers: c.ListenAddrs(), Timeout: 5 * time.Second,
-		Dial: func(ctx context.Context, network, address string) (net.Conn, error) {
-			dials.Add(1)
-			return (&net.Dialer{}).DialContext(ctx, network, address)
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	return cl, &dials
-}
-
-func expectRequests(t *testing.T, counts func() map[int16]int, dials *atomic.Int32, want map[kmsg.Key]int) {
-	t.Helper()
-	got := counts()
-	n := int(dials.Load())
-	if got[int16(kmsg.ApiVersions)] != n {
-		t.Errorf("ApiVersions: got %d, want one per connection (%d)", got[int16(kmsg.ApiVersions)], n)
-	}
-	delete(got, int16(kmsg.ApiVersions))
-	wantRaw := map[int16]int{}
-	for k, v := range want {
-		wantRaw[int16(k)] = v
-	}
-	if !equalCounts(got, wantRaw) {
-		t.Errorf("requests by API key (ApiVersions aside): got %v, want %v", got, wantRaw)
-	}
-	t.Logf("%d connections (ApiVersions each); %s", n, describeCounts(wantRaw))
-}
-
-func describeCounts(c map[int16]int) string {
-	s := ""
-	for _, k := range []kmsg.Key{kmsg.Metadata, kmsg.ListOffsets, kmsg.FindCoordinator, kmsg.DescribeGroups, kmsg.ListGroups, kmsg.OffsetFetch} {
-		if n := c[int16(k)]; n > 0 {
-			s += fmt.Sprintf("%s %d; ", k.Name(), n)
-		}
-	}
-	return s
-}
 
 func TestRequestsPerDataSourceRead(t *testing.T) {
 	c := newCluster(t, kfake.NumBrokers(3), withOffsetsTopic(), kfake.SeedTopics(6, "t"))
@@ -116,39 +68,7 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 	})
 }
 
-// readConcurrently reads partitions 0..n-1 of topic, each as kafka_partition_offsets does
-// (earliest, max timestamp, latest), parallel at a time as Terraform's walk does (-parallelism,
-// 10 by default): a read starts as soon as one ends.
-func readConcurrently(t testing.TB, cl *Client, topic string, n, parallel int) {
-	t.Helper()
-	readPartitionsConcurrently(t, cl, topic, n, n, parallel)
-}
-
-// readPartitionsConcurrently makes n reads of partitions 0..partitions-1 in turn.
-func readPartitionsConcurrently(t testing.TB, cl *Client, topic string, n, partitions, parallel int) {
-	t.Helper()
-	sem := make(chan struct{}, parallel)
-	errs := make(chan error, n)
-	for i := 0; i < n; i++ {
-		p := i % partitions
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem }()
-			res, err := cl.Offsets(context.Background(), OffsetsRequest{Topic: topic, Partitions: []int{p}, MaxTimestamp: true})
-			if err == nil && (len(res) != 1 || res[0].Partition != p) {
-				err = fmt.Errorf("partition %d: got %+v", p, res)
-			}
-			errs <- err
-		}()
-	}
-	for i := 0; i < n; i++ {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// Issue 9's target: 200 kafka_partition_offsets of one topic, 10 at a time, through one Client
+// 200 kafka_partition_offsets of one topic, 10 at a time, through one Client
 // (one provider process) cost one connection per broker (the bootstrap server is a broker here),
 // about 60 ListOffsets requests (3 lookups per read, 600 when every read sent its own) and at
 // most 25 Metadata requests. With one leader, reads that wait together share every request.

@@ -31,14 +31,14 @@ func TestCheckSASLNamesTheAttribute(t *testing.T) {
 		field string
 		want  string
 	}{
-		{"unknown", SASLConfig{Mechanism: "gssapi"}, "mechanism", `"gssapi" is not a SASL mechanism: want one of plain, scram-sha-256`},
-		{"scram without password", SASLConfig{Mechanism: "scram-sha-512", Username: "u"}, "password", "needs username and password"},
-		{"plain without username", SASLConfig{Mechanism: "plain", Password: "p"}, "username", "needs username and password"},
-		{"token with scram", SASLConfig{Mechanism: "scram-sha-256", Username: "u", Password: "p", Token: "t"}, "token", "does not apply to mechanism scram-sha-256"},
-		{"oauth without secret", SASLConfig{Mechanism: "oauthbearer", TokenURL: "https://idp/token", ClientID: "c"}, "client_secret", "needs token_url, client_id and client_secret"},
-		{"oauth both ways", SASLConfig{Mechanism: "oauthbearer", Token: "t", ClientID: "c"}, "token", "either a static token or"},
-		{"password with iam", SASLConfig{Mechanism: "aws-iam", Password: "p"}, "password", "does not apply to mechanism aws-msk-iam"},
-		{"region with oauth", SASLConfig{Mechanism: "oauthbearer", Token: "t", Region: "eu-west-1"}, "region", "does not apply"},
+		{name: "unknown", cfg: SASLConfig{Mechanism: "gssapi"}, field: "mechanism", want: `"gssapi" is not a SASL mechanism: want one of plain, scram-sha-256`},
+		{name: "scram without password", cfg: SASLConfig{Mechanism: "scram-sha-512", Username: "u"}, field: "password", want: "needs username and password"},
+		{name: "plain without username", cfg: SASLConfig{Mechanism: "plain", Password: "p"}, field: "username", want: "needs username and password"},
+		{name: "token with scram", cfg: SASLConfig{Mechanism: "scram-sha-256", Username: "u", Password: "p", Token: "t"}, field: "token", want: "does not apply to mechanism scram-sha-256"},
+		{name: "oauth without secret", cfg: SASLConfig{Mechanism: "oauthbearer", TokenURL: "https://idp/token", ClientID: "c"}, field: "client_secret", want: "needs token_url, client_id and client_secret"},
+		{name: "oauth both ways", cfg: SASLConfig{Mechanism: "oauthbearer", Token: "t", ClientID: "c"}, field: "token", want: "either a static token or"},
+		{name: "password with iam", cfg: SASLConfig{Mechanism: "aws-iam", Password: "p"}, field: "password", want: "does not apply to mechanism aws-msk-iam"},
+		{name: "region with oauth", cfg: SASLConfig{Mechanism: "oauthbearer", Token: "t", Region: "eu-west-1"}, field: "region", want: "does not apply"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewSASL(context.Background(), tc.cfg)

@@ -2,15 +2,8 @@ package kafkaclient
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
-	"math/big"
 	"net"
 	"strings"
 	"testing"
@@ -22,55 +15,6 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
 )
 
-// testPKI is a CA with a server certificate for 127.0.0.1/localhost and a client certificate,
-// made in memory for each test.
-type testPKI struct {
-	caPEM                 string
-	serverCert            tls.Certificate
-	clientCert, clientKey string
-	pool                  *x509.CertPool
-}
-
-func newTestPKI(t testing.TB) *testPKI {
-	t.Helper()
-	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	caTmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "unit test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, _ := x509.ParseCertificate(caDER)
-	issue := func(cn string, usage x509.ExtKeyUsage, ips []net.IP, dns []string) (string, string) {
-		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		tmpl := &x509.Certificate{
-			SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: cn},
-			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-			ExtKeyUsage: []x509.ExtKeyUsage{usage}, IPAddresses: ips, DNSNames: dns,
-		}
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keyDER, _ := x509.MarshalPKCS8PrivateKey(key)
-		return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
-			string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}))
-	}
-	p := &testPKI{caPEM: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}))}
-	sc, sk := issue("localhost", x509.ExtKeyUsageServerAuth, []net.IP{net.ParseIP("127.0.0.1")}, []string{"localhost"})
-	p.serverCert, err = tls.X509KeyPair([]byte(sc), []byte(sk))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.clientCert, p.clientKey = issue("unit-client", x509.ExtKeyUsageClientAuth, nil, nil)
-	p.pool = x509.NewCertPool()
-	p.pool.AddCert(ca)
-	return p
-}
-
 func TestParsePEMSaysWhatIsWrongWithoutQuotingIt(t *testing.T) {
 	p := newTestPKI(t)
 	const secret = "CANARY-not-a-key"
@@ -79,20 +23,20 @@ func TestParsePEMSaysWhatIsWrongWithoutQuotingIt(t *testing.T) {
 		cfg  TLSConfig
 		want string
 	}{
-		{"path instead of PEM", TLSConfig{CACert: "/etc/ssl/ca.pem"}, "ca_cert: holds no PEM block"},
-		{"key as CA", TLSConfig{CACert: p.clientKey}, `ca_cert: PEM block 1 is a "PRIVATE KEY", not a CERTIFICATE`},
-		{"damaged certificate", TLSConfig{CACert: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"},
-			"ca_cert: certificate 1 does not parse"},
-		{"trailing garbage", TLSConfig{CACert: p.caPEM + "garbage"}, "ca_cert: has text after certificate 1"},
-		{"cert without key", TLSConfig{ClientCert: p.clientCert}, "client_cert: is set without client_key"},
-		{"key without cert", TLSConfig{ClientKey: p.clientKey}, "client_key: is set without client_cert"},
-		{"key not PEM", TLSConfig{ClientCert: p.clientCert, ClientKey: secret}, "client_key: holds no PEM block"},
-		{"swapped", TLSConfig{ClientCert: p.clientKey, ClientKey: p.clientCert}, "client_cert: PEM block 1 is a \"PRIVATE KEY\""},
-		{"cert as key", TLSConfig{ClientCert: p.clientCert, ClientKey: p.clientCert}, "client_key: holds a CERTIFICATE where the private key belongs"},
-		{"encrypted key", TLSConfig{ClientCert: p.clientCert, ClientKey: "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n"},
-			"client_key: is an encrypted private key"},
-		{"key of another certificate", TLSConfig{ClientCert: p.clientCert, ClientKey: newTestPKI(t).clientKey},
-			"client_cert and client_key: do not form a key pair: private key does not match public key"},
+		{name: "path instead of PEM", cfg: TLSConfig{CACert: "/etc/ssl/ca.pem"}, want: "ca_cert: holds no PEM block"},
+		{name: "key as CA", cfg: TLSConfig{CACert: p.clientKey}, want: `ca_cert: PEM block 1 is a "PRIVATE KEY", not a CERTIFICATE`},
+		{name: "damaged certificate", cfg: TLSConfig{CACert: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"},
+			want: "ca_cert: certificate 1 does not parse"},
+		{name: "trailing garbage", cfg: TLSConfig{CACert: p.caPEM + "garbage"}, want: "ca_cert: has text after certificate 1"},
+		{name: "cert without key", cfg: TLSConfig{ClientCert: p.clientCert}, want: "client_cert: is set without client_key"},
+		{name: "key without cert", cfg: TLSConfig{ClientKey: p.clientKey}, want: "client_key: is set without client_cert"},
+		{name: "key not PEM", cfg: TLSConfig{ClientCert: p.clientCert, ClientKey: secret}, want: "client_key: holds no PEM block"},
+		{name: "swapped", cfg: TLSConfig{ClientCert: p.clientKey, ClientKey: p.clientCert}, want: "client_cert: PEM block 1 is a \"PRIVATE KEY\""},
+		{name: "cert as key", cfg: TLSConfig{ClientCert: p.clientCert, ClientKey: p.clientCert}, want: "client_key: holds a CERTIFICATE where the private key belongs"},
+		{name: "encrypted key", cfg: TLSConfig{ClientCert: p.clientCert, ClientKey: "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n"},
+			want: "client_key: is an encrypted private key"},
+		{name: "key of another certificate", cfg: TLSConfig{ClientCert: p.clientCert, ClientKey: newTestPKI(t).clientKey},
+			want: "client_cert and client_key: do not form a key pair: private key does not match public key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewTLSConfig(tc.cfg)
@@ -162,11 +106,11 @@ func TestTLSFailuresAreNamed(t *testing.T) {
 		problem TLSProblem
 		want    string
 	}{
-		{"unknown CA", serverOnly, TLSConfig{CACert: plain.caPEM}, TLSUnknownAuthority, "signed by an unknown certificate authority"},
-		{"host name", serverOnly, TLSConfig{CACert: p.caPEM, ServerName: "kafka.example"}, TLSHostnameMismatch, `not valid for the name "kafka.example"`},
-		{"no client certificate", mutual, TLSConfig{CACert: p.caPEM}, TLSClientCertRequired, "requires mutual TLS"},
-		{"client certificate of another CA", mutual, TLSConfig{CACert: p.caPEM, ClientCert: plain.clientCert, ClientKey: plain.clientKey},
-			TLSClientCertRejected, "rejected the client certificate"},
+		{name: "unknown CA", addr: serverOnly, cfg: TLSConfig{CACert: plain.caPEM}, problem: TLSUnknownAuthority, want: "signed by an unknown certificate authority"},
+		{name: "host name", addr: serverOnly, cfg: TLSConfig{CACert: p.caPEM, ServerName: "kafka.example"}, problem: TLSHostnameMismatch, want: `not valid for the name "kafka.example"`},
+		{name: "no client certificate", addr: mutual, cfg: TLSConfig{CACert: p.caPEM}, problem: TLSClientCertRequired, want: "requires mutual TLS"},
+		{name: "client certificate of another CA", addr: mutual, cfg: TLSConfig{CACert: p.caPEM, ClientCert: plain.clientCert, ClientKey: plain.clientKey},
+			problem: TLSClientCertRejected, want: "rejected the client certificate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := dialTLSOnce(t, tc.addr, tc.cfg)

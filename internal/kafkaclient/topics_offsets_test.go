@@ -76,16 +76,18 @@ func TestTopicsOffsetsInternal(t *testing.T) {
 		include bool
 		want    string
 	}{
-		{false, "[app internal=false [0:0-0]]"},
-		{true, "[__consumer_offsets internal=true [0:0-0]] [app internal=false [0:0-0]]"},
+		{include: false, want: "[app internal=false [0:0-0]]"},
+		{include: true, want: "[__consumer_offsets internal=true [0:0-0]] [app internal=false [0:0-0]]"},
 	} {
-		got, err := cl.TopicsOffsets(context.Background(), TopicsOffsetsRequest{IncludeInternal: tc.include})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s := showTopics(got); s != tc.want {
-			t.Errorf("include_internal=%v: got %s, want %s", tc.include, s, tc.want)
-		}
+		t.Run(fmt.Sprintf("include_internal=%v", tc.include), func(t *testing.T) {
+			got, err := cl.TopicsOffsets(context.Background(), TopicsOffsetsRequest{IncludeInternal: tc.include})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := showTopics(got); s != tc.want {
+				t.Errorf("include_internal=%v: got %s, want %s", tc.include, s, tc.want)
+			}
+		})
 	}
 }
 

@@ -4,63 +4,64 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
 )
+
+// The coalescer needs no Client, only a broker's connections: a read of two partitions of one
+// leader goes out as one ListOffsets request per lookup (not per partition), and each partition
+// gets its own answer.
+func TestCoalescerAsksOneRequestPerLookupWithoutAClient(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(2, "t"))
+	produce(t, c, "t", 1, 3)
+	pool := broker.NewPool(broker.NewDialer(broker.NewDialLog((&net.Dialer{}).DialContext, true), nil, nil, "", "coalescer-test"), 5*time.Second)
+	t.Cleanup(pool.Close)
+	life, end := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	t.Cleanup(func() { end(); wg.Wait() })
+	co := newCoalescer(life, func(fn func()) bool { wg.Go(fn); return true }, pool.Get,
+		func(op string, l leader, err error) error { return fmt.Errorf("%s to %s: %w", op, l.address, err) })
+
+	l := leader{id: 0, address: c.ListenAddrs()[0]}
+	partitions := []topicPartition{{"t", 0}, {"t", 1}}
+	earliest, latest := earliestLookup.listing(ReadUncommitted), latestLookup.listing(ReadUncommitted)
+	counts := acctest.CountRequests(c)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rounds, err := co.read(ctx, map[leader]leaderAsk{l: {partitions: partitions, listings: []listing{earliest, latest}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type offsets struct{ Earliest, Latest int64 }
+	got := map[int]offsets{}
+	for _, tp := range partitions {
+		e, la := rounds[l].answer(earliest.key, tp), rounds[l].answer(latest.key, tp)
+		if e.err != nil || la.err != nil {
+			t.Fatalf("partition %d: %v, %v", tp.partition, e.err, la.err)
+		}
+		got[tp.partition] = offsets{e.offset, la.offset}
+	}
+	if diff := cmp.Diff(map[int]offsets{0: {0, 0}, 1: {0, 3}}, got); diff != "" {
+		t.Errorf("offsets by partition (-want +got):\n%s", diff)
+	}
+	if n := counts()[int16(kmsg.ListOffsets)]; n != 2 {
+		t.Errorf("ListOffsets requests: %d, want 2 (earliest and latest, each for both partitions)", n)
+	}
+}
 
 // Reads against a round that lingers (coalesce.go: up to lingerExpected when the queue expects
 // reads). Durations are logged, never asserted; values and errors are.
-
-// lingerCluster is a one-broker cluster whose topic "t" has 12 partitions, partition p holding
-// p records.
-func lingerCluster(t *testing.T) *kfake.Cluster {
-	t.Helper()
-	c := newCluster(t, kfake.SeedTopics(12, "t"))
-	for p := int32(1); p < 12; p++ {
-		produce(t, c, "t", p, int(p))
-	}
-	return c
-}
-
-// readP reads partition p of "t" as kafka_partition_offsets does and checks its exact offsets
-// (p records from 0).
-func readP(ctx context.Context, cl *Client, p int) (time.Duration, error) {
-	start := time.Now()
-	res, err := cl.Offsets(ctx, OffsetsRequest{Topic: "t", Partitions: []int{p}, MaxTimestamp: true})
-	took := time.Since(start)
-	if err != nil {
-		return took, err
-	}
-	if len(res) != 1 || res[0].Partition != p || res[0].Earliest != 0 || res[0].Latest != int64(p) {
-		return took, fmt.Errorf("partition %d: got %+v, want earliest 0, latest %d", p, res, p)
-	}
-	return took, nil
-}
-
-// wave reads partitions 0..n-1 at once: afterwards the leader's queue expects n reads.
-func wave(t *testing.T, cl *Client, n int) {
-	t.Helper()
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = readP(context.Background(), cl, i)
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // A read whose own deadline is shorter than its round's linger, or that is cancelled while the
 // round lingers, returns when its context ends, with an error that says so; the round still
@@ -97,6 +98,26 @@ func TestReadEndsWhileItsRoundLingers(t *testing.T) {
 	}
 	if otherRes.err != nil {
 		t.Errorf("the read beside them: %v", otherRes.err)
+	}
+	// The round had not left: the errors say the read ended while its requests waited, not that
+	// the broker stopped answering.
+	for _, tc := range []struct {
+		name string
+		err  error
+		says string
+	}{
+		{name: "read past its deadline", err: shortRes.err, says: `ListOffsets for topic "t" partition 3: the read timed out while its requests waited to go to broker 0 (`},
+		{name: "cancelled read", err: cancelledRes.err, says: `ListOffsets for topic "t" partition 4: the read was cancelled while its requests waited to go to broker 0 (`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ended *ReadEndedError
+			if !errors.As(tc.err, &ended) || !strings.Contains(tc.err.Error(), tc.says) {
+				t.Errorf("got %v, want a *ReadEndedError that says %q", tc.err, tc.says)
+			}
+			if strings.Contains(tc.err.Error(), "stopped answering") {
+				t.Errorf("%v blames the broker", tc.err)
+			}
+		})
 	}
 }
 
@@ -310,5 +331,26 @@ func TestReadDuringARoundOutSeesLaterWrites(t *testing.T) {
 	}
 	if r1.latest != 1 || r2.latest != 2 {
 		t.Errorf("latest: first read %d, second read %d; want 1 (asked before the write) and 2 (began after it)", r1.latest, r2.latest)
+	}
+}
+
+// The broker's answer lacks the partition asked for: an error, not a default offset.
+func TestMissingPartitionInAnswerIsAnError(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t"))
+	produce(t, c, "t", 0, 3)
+	c.ControlKey(int16(kmsg.ListOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		req, _ := r.(*kmsg.ListOffsetsRequest)
+		resp := kmsg.NewPtrListOffsetsResponse()
+		resp.Version = req.Version
+		st := kmsg.NewListOffsetsResponseTopic()
+		st.Topic = "t" // the topic, but no partition entry
+		resp.Topics = append(resp.Topics, st)
+		return resp, nil, true
+	})
+	cl := newClient(t, c, 2*time.Second)
+	got, err := cl.PartitionOffsets(context.Background(), "t", 0)
+	if err == nil || !strings.Contains(err.Error(), "has no entry for the partition") {
+		t.Fatalf("got %+v, %v; want an error saying the answer lacks the partition", got, err)
 	}
 }

@@ -2,7 +2,6 @@ package kafkaclient
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -14,11 +13,6 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
-
-// kfake answers the tiered-storage lookups as a broker answers them for a topic without remote
-// storage (-4: the log start offset; -5: -1) up to the ListOffsets version it is given; it serves
-// v10 at most, so -6 (v11) is never asked of it. The real broker tests are in internal/provider
-// (TestAccTiered*).
 
 // Each tiered lookup goes only to a leader that serves its version: none is an error, and a read
 // without TieredOffsets sends what it sent before (earliest and latest).
@@ -37,7 +31,7 @@ func TestTieredOffsetsAskedWhereServed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCluster(t, append(tc.opts, kfake.SeedTopics(1, "t"))...)
 			produce(t, c, "t", 0, 5)
-			deleteRecordsBefore(t, c, "t", 2)
+			fakeDeleteRecords(t, c, "t", 0, 2)
 			count := acctest.ListOffsetsEntries(c)
 			cl := newClient(t, c, 5*time.Second)
 
@@ -85,59 +79,5 @@ func TestTieredLookupUnsupportedIsNil(t *testing.T) {
 	}
 	if show(got[0].EarliestLocal) != "0" || got[0].LatestTiered != nil || got[0].Latest != 3 {
 		t.Errorf("got %+v, want earliest local 0, latest tiered null, latest 3", got[0])
-	}
-}
-
-// Where records lie in remote storage only (earliest local above earliest), the broker's
-// max-timestamp answer covers local segments only (KAFKA-17552): it is dropped, and said so.
-func TestMaxTimestampDroppedWhereRecordsAreRemoteOnly(t *testing.T) {
-	for _, tc := range []struct {
-		name         string
-		local        int64
-		wantDropped  bool
-		wantMaxStamp string
-	}{
-		{name: "all local", local: 0, wantMaxStamp: "1"},
-		{name: "offsets 0 and 1 remote only", local: 2, wantDropped: true, wantMaxStamp: "null"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := newCluster(t, kfake.SeedTopics(1, "t"))
-			offsets := map[int64]int64{wire.TimestampEarliest: 0, wire.TimestampLatest: 3, wire.TimestampMax: 1,
-				wire.TimestampEarliestLocal: tc.local, wire.TimestampLatestTiered: tc.local - 1}
-			acctest.AnswerListOffsets(c, -1, func(rp kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
-				return 0, offsets[rp.Timestamp]
-			})
-			cl := newClient(t, c, 5*time.Second)
-
-			got, err := cl.Offsets(context.Background(), OffsetsRequest{Topic: "t", MaxTimestamp: true, TieredOffsets: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := got[0]
-			if p.MaxTimestampLocalOnly != tc.wantDropped || show(p.MaxTimestampOffset) != tc.wantMaxStamp {
-				t.Errorf("got local only %v, max timestamp offset %s; want %v, %s",
-					p.MaxTimestampLocalOnly, show(p.MaxTimestampOffset), tc.wantDropped, tc.wantMaxStamp)
-			}
-		})
-	}
-}
-
-// deleteRecordsBefore moves topic's partition 0 log start to offset, through franz-go.
-func deleteRecordsBefore(t *testing.T, c *kfake.Cluster, topic string, offset int64) {
-	t.Helper()
-	req := kmsg.NewPtrDeleteRecordsRequest()
-	rt := kmsg.NewDeleteRecordsRequestTopic()
-	rt.Topic = topic
-	rp := kmsg.NewDeleteRecordsRequestTopicPartition()
-	rp.Offset = offset
-	rt.Partitions = append(rt.Partitions, rp)
-	req.Topics = append(req.Topics, rt)
-	req.TimeoutMillis = 5000
-	res, err := req.RequestWith(context.Background(), acctest.FakeClient(t, c))
-	if err == nil {
-		err = kerr.ErrorForCode(res.Topics[0].Partitions[0].ErrorCode)
-	}
-	if err != nil {
-		t.Fatal(fmt.Errorf("DeleteRecords: %w", err))
 	}
 }
