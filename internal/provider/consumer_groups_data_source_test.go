@@ -20,84 +20,6 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-func consumerGroupsConfig(t *testing.T, args string) string {
-	return acctest.ProviderBlock(t) + fmt.Sprintf(`
-data "kafka_consumer_groups" "test" {
-  %s
-}
-`, args)
-}
-
-// groupsEntry is one expected group; topics nil means the oracle's lag over all its topics.
-type groupsEntry struct {
-	id, state, protocolType string
-	topics                  []string
-	totalLag                int64
-	groupType               string
-}
-
-// groupsOracleAgrees asks kadm for each group's state, protocol type (ListGroups) and total lag
-// (FetchOffsets and ListEndOffsets) and fails when the broker's answer is not what the test expects.
-type groupsOracleAgrees struct {
-	k       *acctest.Kafka
-	entries []groupsEntry
-	filter  []string
-}
-
-func (o groupsOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	listed := o.k.ListedGroups()
-	for _, e := range o.entries {
-		if got := listed[e.id]; got != [3]string{e.state, e.protocolType, e.groupType} {
-			resp.Error = fmt.Errorf("oracle (kadm ListGroups) says group %s is %v; the test expects %s/%q/%s", e.id, got,
-				e.state, e.protocolType, e.groupType)
-			return
-		}
-		if e.groupType == "share" {
-			continue // its lag is kafka-share-groups.sh's, checked by the test
-		}
-		if lag := o.k.GroupLag(e.id, o.filter...); lag != e.totalLag {
-			resp.Error = fmt.Errorf("oracle (kadm) says group %s lags %d; the test expects %d", e.id, lag, e.totalLag)
-			return
-		}
-	}
-}
-
-// check is the group's entry, with max_time_lag_ms as checked (null without fetch_timestamps) and
-// listed_because as checked. Every partition these groups own has a commit.
-func (e groupsEntry) check(maxTimeLag, because knownvalue.Check) knownvalue.Check {
-	var topics []knownvalue.Check
-	for _, t := range e.topics {
-		topics = append(topics, knownvalue.StringExact(t))
-	}
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"group_id":               knownvalue.StringExact(e.id),
-		"state":                  knownvalue.StringExact(e.state),
-		"protocol_type":          knownvalue.StringExact(e.protocolType),
-		"group_type":             knownvalue.StringExact(e.groupType),
-		"topics":                 knownvalue.ListExact(topics),
-		"listed_because":         because,
-		"uncommitted_partitions": knownvalue.Int64Exact(0),
-		"total_lag":              knownvalue.Int64Exact(e.totalLag),
-		"max_time_lag_ms":        maxTimeLag,
-	})
-}
-
-// because is listed_because as the oracle sees it when the check runs: "assigned" when kadm
-// describes a member of the group owning a partition of filter (of any topic without one),
-// "committed" when the test expects commits (topics).
-func (e groupsEntry) because(k *acctest.Kafka, filter []string) knownvalue.Check {
-	return oracleStrings{what: "listed_because of " + e.id, want: func() []string {
-		out := []string{}
-		if k.Owns(e.id, filter...) {
-			out = append(out, "assigned")
-		}
-		if len(e.topics) > 0 {
-			out = append(out, "committed")
-		}
-		return out
-	}}
-}
-
 // oracleStrings is a list of strings that want, asked when the check runs, gives.
 type oracleStrings struct {
 	what string
@@ -118,17 +40,6 @@ func (c oracleStrings) CheckValue(v any) error {
 }
 
 func (c oracleStrings) String() string { return c.what + " as the oracle says" }
-
-func expectGroups(k *acctest.Kafka, filter []string, want []groupsEntry) []statecheck.StateCheck {
-	var entries []knownvalue.Check
-	for _, e := range want {
-		entries = append(entries, e.check(knownvalue.Null(), e.because(k, filter)))
-	}
-	return []statecheck.StateCheck{
-		groupsOracleAgrees{k: k, entries: want, filter: filter},
-		statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact(entries)),
-	}
-}
 
 // Groups of every kind on three topics: a live classic consumer group, a live KIP-848 consumer
 // group, an admin-only commit, a Kafka Connect-like group (protocol "connect", no commits) and a

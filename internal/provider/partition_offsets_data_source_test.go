@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -27,17 +26,6 @@ data "kafka_partition_offsets" "test" {
   partition = %d
 }
 `, topic, partition)
-}
-
-// expectOffsets checks the data source's state and, first, that the independent oracle (kadm)
-// agrees with the expected values: the test's numbers are the broker's, not ours.
-func expectOffsets(t *testing.T, k *acctest.Kafka, address, topic string, partition int32, earliest, latest int64) []statecheck.StateCheck {
-	t.Helper()
-	return []statecheck.StateCheck{
-		oracleAgrees{t: t, k: k, topic: topic, partition: partition, earliest: earliest, latest: latest},
-		statecheck.ExpectKnownValue(address, tfjsonpath.New("earliest_offset"), knownvalue.Int64Exact(earliest)),
-		statecheck.ExpectKnownValue(address, tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(latest)),
-	}
 }
 
 func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) { // case C1
@@ -435,20 +423,6 @@ data "kafka_partition_offsets" "test" {
 	})
 }
 
-// errorLike matches an error that holds each phrase in order; Terraform wraps long lines, so any
-// run of white space in a phrase matches any other.
-func errorLike(phrases ...string) *regexp.Regexp {
-	parts := make([]string, len(phrases))
-	for i, p := range phrases {
-		words := strings.Fields(p)
-		for j, w := range words {
-			words[j] = regexp.QuoteMeta(w)
-		}
-		parts[i] = strings.Join(words, `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
-}
-
 // Issue 9: the 200 kafka_partition_offsets of one topic that a plan reads (10 at a time,
 // Terraform's default -parallelism) share their ListOffsets requests: one request per leader and
 // lookup (earliest, max timestamp, latest) carries the partitions of every read that waits, so a
@@ -504,20 +478,6 @@ data "kafka_partition_offsets" "p" {
 
 // Tests of kafka_partition_offsets' isolation_level, timestamp and max timestamp against the real
 // broker; each expected number is also asked of the broker through franz-go (acctest oracle).
-
-// oracleSays fails the step when the broker, asked through franz-go, does not answer want.
-type oracleSays struct {
-	what string
-	got  func() int64
-	want int64
-}
-
-func (o oracleSays) check(t *testing.T) {
-	t.Helper()
-	if got := o.got(); got != o.want {
-		t.Fatalf("oracle: %s is %d, the test expects %d", o.what, got, o.want)
-	}
-}
 
 func isolationConfig(t *testing.T, topic, isolation string) string {
 	return acctest.ProviderBlock(t) + fmt.Sprintf(`

@@ -19,32 +19,6 @@ import (
 // SASL_SSL listeners (tools/kafka.sh). Offsets are checked against kadm on the PLAINTEXT listener:
 // the same broker, the same partition, an independent client.
 
-// authTopic is a topic with 5 records of which the first 2 are deleted: earliest 2, latest 5.
-func authTopic(t *testing.T) (*acctest.Kafka, string) {
-	t.Helper()
-	k := acctest.Connect(t)
-	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
-	k.Produce(topic, 0, 5)
-	k.DeleteRecordsBefore(topic, 0, 2)
-	return k, topic
-}
-
-// authConfig is a provider block with the given address and inner blocks, and one data source.
-func authConfig(addr, blocks, topic string) string {
-	return fmt.Sprintf(`
-provider "kafka" {
-  bootstrap_servers = [%q]
-  timeout           = "20s"
-%s
-}
-
-data "kafka_partition_offsets" "test" {
-  topic     = %q
-  partition = 0
-}
-`, addr, blocks, topic)
-}
-
 func TestAccAuth_eachMechanismAndTLSMode(t *testing.T) {
 	b := acctest.Auth(t)
 	k, topic := authTopic(t)

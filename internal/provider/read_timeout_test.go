@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -86,53 +85,6 @@ func readDataSource(t *testing.T, providerConfig map[string]tftypes.Value, typeN
 		t.Fatal(err)
 	}
 	return read.Diagnostics
-}
-
-// configuredServer is a new provider server configured with providerConfig (attributes not
-// given are null), as Terraform would, and its schemas. Configuration diagnostics fail the test.
-func configuredServer(t testing.TB, providerConfig map[string]tftypes.Value) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
-	t.Helper()
-	ctx := context.Background()
-	srv, err := providerserver.NewProtocol6WithError(New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	configured, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{
-		TerraformVersion: "1.9.0",
-		Config:           dynamicValue(t, schemas.Provider, providerConfig),
-	})
-	if err != nil || len(configured.Diagnostics) > 0 {
-		t.Fatalf("configure the provider: %v %s", err, diagText(configured.Diagnostics))
-	}
-	return srv, schemas
-}
-
-// dynamicValue encodes an object of schema's type: the attributes in set, null for the others.
-func dynamicValue(t testing.TB, schema *tfprotov6.Schema, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
-	t.Helper()
-	typ, ok := schema.ValueType().(tftypes.Object)
-	if !ok {
-		t.Fatalf("schema type %s is not an object", schema.ValueType())
-	}
-	values := map[string]tftypes.Value{}
-	for name, at := range typ.AttributeTypes {
-		values[name] = tftypes.NewValue(at, nil)
-	}
-	for name, v := range set {
-		if _, ok := typ.AttributeTypes[name]; !ok {
-			t.Fatalf("no attribute %q in the schema", name)
-		}
-		values[name] = v
-	}
-	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, values))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &dv
 }
 
 func diagText(diags []*tfprotov6.Diagnostic) string {

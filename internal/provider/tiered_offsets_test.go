@@ -25,13 +25,6 @@ import (
 // broker with tiered storage (make testtiered: TestAccTieredStorage*), case C23. Expected
 // values are checked against Kafka's own kafka-get-offsets.sh first.
 
-// withoutTieredOffsets adds the three tiered-storage attributes of a partition, null, to checks.
-func withoutTieredOffsets(checks map[string]knownvalue.Check) map[string]knownvalue.Check {
-	maps.Copy(checks, map[string]knownvalue.Check{"earliest_local_offset": knownvalue.Null(),
-		"latest_tiered_offset": knownvalue.Null(), "earliest_pending_upload_offset": knownvalue.Null()})
-	return checks
-}
-
 // toolSays fails the test unless kafka-get-offsets.sh --time at prints want (nil: no offset), and
 // returns the value the provider must show for it. With tooOldOK, a broker too old for the time
 // (the tool reports UnsupportedVersionException) passes too, and the provider must show null.

@@ -1,14 +1,12 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -23,75 +21,6 @@ import (
 // commit (acctest.NextRecord), every offset from kadm; a time lag is checked to lie between the
 // read's earliest and latest possible time minus that record's timestamp.
 
-const groupAddr = "data.kafka_consumer_group_offsets.test"
-
-// readWindow brackets the data source's read: from is taken before the step (PreConfig), the
-// end when the check runs, after the read.
-type readWindow struct{ from time.Time }
-
-func (w *readWindow) open() { w.from = time.Now() }
-
-// lagSince checks that a time_lag_ms is the read's time minus the timestamp of next, in
-// milliseconds. next is read when the check runs: a test may learn it during the step.
-type lagSince struct {
-	w    *readWindow
-	next *acctest.Record
-}
-
-var _ knownvalue.Check = lagSince{}
-
-func (c lagSince) CheckValue(v any) error {
-	n, ok := v.(json.Number)
-	if !ok {
-		return fmt.Errorf("expected a number of milliseconds, got %T %v", v, v)
-	}
-	got, err := n.Int64()
-	if err != nil {
-		return err
-	}
-	if c.w.from.IsZero() {
-		return fmt.Errorf("the test did not open its read window (PreConfig)")
-	}
-	ts := c.next.Timestamp.UnixMilli()
-	lo, hi := c.w.from.UnixMilli()-ts, time.Now().UnixMilli()-ts
-	if got < lo || got > hi {
-		return fmt.Errorf("time lag %d ms is not the read's time minus %s: between %d and %d", got, c.String(), lo, hi)
-	}
-	return nil
-}
-
-func (c lagSince) String() string { return "the read's time minus " + rfc3339ms(c.next.Timestamp) }
-
-// timestampOf checks that a next_record_timestamp is the timestamp of next, read when the check
-// runs.
-type timestampOf struct{ next *acctest.Record }
-
-var _ knownvalue.Check = timestampOf{}
-
-func (c timestampOf) CheckValue(v any) error {
-	if got, ok := v.(string); !ok || got != c.String() {
-		return fmt.Errorf("expected %q, got %T %v", c.String(), v, v)
-	}
-	return nil
-}
-
-func (c timestampOf) String() string { return rfc3339ms(c.next.Timestamp) }
-
-// rfc3339ms writes t as the test expects a record timestamp: RFC 3339, UTC, milliseconds.
-func rfc3339ms(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
-// oracleNext is the record a consumer is given first from offset from (franz-go), which must be
-// the one the test arranged there: offset and timestamp.
-func oracleNext(t *testing.T, k *acctest.Kafka, topic string, partition int32, from int64, isolation int8, offset int64, ts time.Time) *acctest.Record {
-	t.Helper()
-	next := k.NextRecord(topic, partition, from, isolation)
-	if next == nil || next.Offset != offset || (!ts.IsZero() && !next.Timestamp.Equal(ts)) {
-		t.Fatalf("oracle: a consumer of %s/%d from %d (isolation %d) is given %+v; the test arranged offset %d at %s",
-			topic, partition, from, isolation, next, offset, ts)
-	}
-	return next
-}
-
 // oracleNone: a consumer that starts at from is given no record (caught up).
 func oracleNone(t *testing.T, k *acctest.Kafka, topic string, partition int32, from int64, isolation int8) {
 	t.Helper()
@@ -99,66 +28,6 @@ func oracleNone(t *testing.T, k *acctest.Kafka, topic string, partition int32, f
 		t.Fatalf("oracle: a consumer of %s/%d from %d (isolation %d) is given %+v; the test arranged none", topic, partition,
 			from, isolation, next)
 	}
-}
-
-// timedEntry is an expected partition with fetch_timestamps: its offsets, and the record the
-// oracle gives a consumer at its commit (nil: none, caught up; ignored without a commit).
-type timedEntry struct {
-	groupEntry
-	next *acctest.Record
-}
-
-func (e timedEntry) check(w *readWindow, assigned knownvalue.Check) knownvalue.Check {
-	switch {
-	case e.committed < 0: // no commit: the age is unknown
-		return e.checkTime(knownvalue.Null(), knownvalue.Null(), assigned)
-	case e.next == nil: // caught up
-		return e.checkTime(knownvalue.Null(), knownvalue.Int64Exact(0), assigned)
-	}
-	return e.checkTime(timestampOf{e.next}, lagSince{w, e.next}, assigned)
-}
-
-// expectTimeLag checks a kafka_consumer_group_offsets read with fetch_timestamps at addr: state,
-// total_lag and partitions as expectGroup does (kadm agreeing), each partition's time attributes,
-// and max_time_lag_ms: null when a partition has no commit, else the largest time lag.
-func expectTimeLag(t *testing.T, k *acctest.Kafka, addr, group, state string, w *readWindow, entries []timedEntry) []statecheck.StateCheck {
-	t.Helper()
-	var (
-		plain       []groupEntry
-		checks      []knownvalue.Check
-		total       int64
-		uncommitted bool
-		oldest      = -1 // the entry whose next record is the oldest: it has the largest time lag
-	)
-	for i, e := range entries {
-		plain, checks = append(plain, e.groupEntry), append(checks, e.check(w, ownedOracle{k, group, e.topic, e.partition}))
-		if e.committed >= 0 && e.latest > e.committed {
-			total += e.latest - e.committed
-		}
-		switch {
-		case e.committed < 0:
-			uncommitted = true
-		case e.next != nil && (oldest < 0 || e.next.Timestamp.Before(entries[oldest].next.Timestamp)):
-			oldest = i
-		}
-	}
-	out := []statecheck.StateCheck{
-		groupOracleAgrees{t: t, k: k, group: group, entries: plain},
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact(state)),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(total)),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact(checks)),
-	}
-	maxLag := knownvalue.Check(knownvalue.Int64Exact(0)) // every partition caught up
-	switch {
-	case uncommitted:
-		maxLag = knownvalue.Null()
-	case oldest >= 0:
-		maxLag = lagSince{w, entries[oldest].next}
-		// the very value of that partition, not another computation's
-		out = append(out, statecheck.CompareValuePairs(addr, tfjsonpath.New("max_time_lag_ms"),
-			addr, tfjsonpath.New("partitions").AtSliceIndex(oldest).AtMapKey("time_lag_ms"), compare.ValuesSame()))
-	}
-	return append(out, statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_time_lag_ms"), maxLag))
 }
 
 func timeLagConfig(t *testing.T, group, extra string) string {

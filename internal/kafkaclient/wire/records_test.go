@@ -14,15 +14,6 @@ import (
 
 const t0 = int64(1764547200000) // 2025-12-01T00:00:00Z, ms
 
-// threeRecords is case C22's batch: records stamped T0, T0+10 s and T0+20 s at base..base+2.
-func threeRecords(base int64, codec compress.Compression) testBatch {
-	return testBatch{Base: base, FirstTimestamp: t0, MaxTimestamp: t0 + 20000, Codec: codec, ProducerID: -1, Records: []testRecord{
-		{OffsetDelta: 0, TimestampDelta: 0, Value: []byte("a")},
-		{OffsetDelta: 1, TimestampDelta: 10000, Value: []byte("b")},
-		{OffsetDelta: 2, TimestampDelta: 20000, Value: []byte("c")},
-	}}
-}
-
 // A commit in the middle of a batch (case C22): the record at the commit, T0+10 s exactly, not
 // the batch's first timestamp, whatever the codec.
 func TestNextRecordAtMiddleOfBatchEveryCodec(t *testing.T) {
