@@ -224,10 +224,10 @@ func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
 	})
 }
 
-// Case C16 on a real broker: kadm commits 15 on a 10-record partition (Apache Kafka accepts an
-// admin commit past the high watermark) and 2 on a partition whose log DeleteRecords made start
-// at 4. lag is -5 and 8, as kafka-consumer-groups.sh shows it, total_lag 8 (the -5 cancels
-// nothing); kadm agrees on every commit, log start and high watermark.
+// Commits outside the log on a real broker: kadm commits 15 on a 10-record partition (Apache Kafka
+// accepts an admin commit past the high watermark) and 2 on a partition whose log DeleteRecords
+// made start at 4. lag is -5 and 8, as kafka-consumer-groups.sh shows it, total_lag 8 (the -5
+// cancels nothing); kadm agrees on every commit, log start and high watermark.
 func TestAccConsumerGroupOffsets_commitOutsideTheLog(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
@@ -266,9 +266,9 @@ data "kafka_consumer_group_offsets" "test" {
 `, c.ListenAddrs()[0], group)
 }
 
-// Case C14: a Kafka-protocol cluster that keeps commits without listing a __consumer_offsets
-// topic (kfake; Azure Event Hubs says the same of itself): the group is read, not reported as
-// "no consumer group has ever existed".
+// A Kafka-protocol cluster that keeps commits without listing a __consumer_offsets topic (kfake;
+// Azure Event Hubs says the same of itself): the group is read, not reported as "no consumer group
+// has ever existed".
 func TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic(t *testing.T) {
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
@@ -290,8 +290,8 @@ func TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic(t *testing.T) {
 	})
 }
 
-// Case C15: a broker that answers GROUP_ID_NOT_FOUND (69) for an unknown group (kfake's
-// OffsetFetch does) gives the same error as Apache Kafka's offsets of -1, on group_id.
+// A broker that answers GROUP_ID_NOT_FOUND (69) for an unknown group (kfake's OffsetFetch does)
+// gives the same error as Apache Kafka's offsets of -1, on group_id.
 func TestAccConsumerGroupOffsets_groupIDNotFound(t *testing.T) {
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	// A __consumer_offsets topic, and another group, so that the read reaches OffsetFetch.
@@ -307,9 +307,10 @@ func TestAccConsumerGroupOffsets_groupIDNotFound(t *testing.T) {
 	})
 }
 
-// Case C16's warning: every partition whose commit lies outside its log is named, with its values
-// and what the group's consumers will do there. kfake holds a 10-record partition committed at 15,
-// one spanning 4..10 committed at 2, and one committed in range, which is not named.
+// The warning on commits outside the log: every partition whose commit lies outside its log is
+// named, with its values and what the group's consumers will do there. kfake holds a 10-record
+// partition committed at 15, one spanning 4..10 committed at 2, and one committed in range, which
+// is not named.
 func TestCommitOutsideTheLogWarning(t *testing.T) {
 	c := acctest.Fake(t, kfake.SeedTopics(3, "t"))
 	for p := int32(0); p < 3; p++ {

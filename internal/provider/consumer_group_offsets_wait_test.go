@@ -370,8 +370,8 @@ func TestProgressTrackerRate(t *testing.T) {
 	}
 }
 
-// The wait block's time conditions (issue 17) on the real broker, against a consumer that runs
-// and one that stopped.
+// The wait block's time conditions on the real broker, against a consumer that runs and one that
+// stopped.
 
 // A live topic: five records ten minutes old, then three fresh ones, the group committed at 0.
 // A consumer of the group (franz-go) starts a moment after the step and commits record by

@@ -168,7 +168,7 @@ func (e readerEntry) check() knownvalue.Check {
 }
 
 // A group whose running members own a topic's partitions and have committed nothing there (just
-// deployed; auto-commit off; offsets kept outside Kafka) reads the topic: C20.
+// deployed; auto-commit off; offsets kept outside Kafka) still reads the topic.
 // kafka-consumer-groups.sh --describe --all-groups lists it; so does kafka_consumer_groups, as
 // "assigned", with its lag unknown (null, never 0) where the partitions hold records, and 0 where
 // they hold none (it starts there with nothing to read, wherever auto.offset.reset points).

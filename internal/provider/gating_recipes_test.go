@@ -15,9 +15,9 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// The gating guide's time-lag recipes (issue 17), run as written from examples/gating against
-// the broker, with the topics and groups they name arranged by the test: the precondition
-// passes when the group is where the recipe says it must be, and fails when it is not.
+// The gating guide's time-lag recipes, run as written from examples/gating against the broker, with
+// the topics and groups they name arranged by the test: the precondition passes when the group is
+// where the recipe says it must be, and fails when it is not.
 
 // gatingRecipe is a recipe's directory, applied as it is. Its terraform block names the provider
 // by its registry address, which the in-process provider then serves; as its files hold a

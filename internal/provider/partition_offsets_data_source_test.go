@@ -28,7 +28,9 @@ data "kafka_partition_offsets" "test" {
 `, topic, partition)
 }
 
-func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) { // case C1
+// A partition nothing was ever written to reads earliest 0 and latest 0, never -1; after one
+// record, 0 and 1.
+func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	resource.Test(t, resource.TestCase{
@@ -47,7 +49,9 @@ func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) { // case C1
 	})
 }
 
-func TestAccPartitionOffsets_deleteRecords(t *testing.T) { // cases C2 and the issue's 8-record case
+// DeleteRecords moves earliest and leaves latest: 8 records trimmed before 3, then before 8 (an
+// empty log that keeps its end), then 2 more records and all 10 trimmed.
+func TestAccPartitionOffsets_deleteRecords(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 8)
@@ -69,7 +73,7 @@ func TestAccPartitionOffsets_deleteRecords(t *testing.T) { // cases C2 and the i
 				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 8, 8),
 			},
 			{
-				// C2 as reported: 10 records, trimmed before 4, then before 10.
+				// 10 records in all, trimmed before 10: earliest meets latest.
 				PreConfig: func() {
 					k.Produce(topic, 0, 2)
 					k.DeleteRecordsBefore(topic, 0, 4+6)
@@ -81,6 +85,7 @@ func TestAccPartitionOffsets_deleteRecords(t *testing.T) { // cases C2 and the i
 	})
 }
 
+// 10 records trimmed before 4, then before 10, as a user reported it: 4 and 10, then 10 and 10.
 func TestAccPartitionOffsets_C2AsReported(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
@@ -191,7 +196,9 @@ func TestAccPartitionOffsets_internalTopic(t *testing.T) {
 	})
 }
 
-func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) { // case C3
+// A topic that does not exist is an error that names it, and reading it does not create it: the
+// cluster's topics are the same afterwards.
+func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := "typo-topic-" + strings.TrimPrefix(acctest.TopicName(t, ""), "tfacc-")
 	before := k.Topics()
@@ -207,7 +214,9 @@ func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) { // case C3
 	}
 }
 
-func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) { // case C4
+// Partition 7 of a 3-partition topic is an error that names the valid range; -1 is refused while
+// planning.
+func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
 	resource.Test(t, resource.TestCase{
@@ -226,8 +235,8 @@ func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) { // case C4
 	})
 }
 
-// Case C5 (a), (b); and a host name that does not resolve, under a timeout no test waits for:
-// the read fails at once, as for a refused port.
+// A closed port and a port that accepts TCP and never answers; and a host name that does not
+// resolve, under a timeout no test waits for: the read fails at once, as for a refused port.
 func TestAccPartitionOffsets_unreachable(t *testing.T) {
 	closed := acctest.ClosedPort(t)
 	silent := acctest.SilentListener(t)
@@ -375,7 +384,8 @@ data "kafka_partition_offsets" "test" {
 	})
 }
 
-// Case C8: bootstrap_servers comes from a resource not yet created.
+// bootstrap_servers comes from a resource not yet created: nothing is dialled while planning, and
+// the data source is read at apply.
 func TestAccProvider_unknownConfiguration(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
@@ -423,12 +433,12 @@ data "kafka_partition_offsets" "test" {
 	})
 }
 
-// Issue 9: the 200 kafka_partition_offsets of one topic that a plan reads (10 at a time,
-// Terraform's default -parallelism) share their ListOffsets requests: one request per leader and
-// lookup (earliest, max timestamp, latest) carries the partitions of every read that waits, so a
-// request holds about 10 entries with one leader, about 10/3 with three, where a read alone would
-// send requests of one. The plans run against kfake, which lets the test see each request;
-// values are those the test wrote.
+// The 200 kafka_partition_offsets of one topic that a plan reads (10 at a time, Terraform's default
+// -parallelism) share their ListOffsets requests: one request per leader and lookup (earliest, max
+// timestamp, latest) carries the partitions of every read that waits, so a request holds about 10
+// entries with one leader, about 10/3 with three, where a read alone would send requests of one.
+// The plans run against kfake, which lets the test see each request; values are those the test
+// wrote.
 func TestAccPartitionOffsets_planSharesRequests(t *testing.T) {
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	// A loaded machine (the race detector, 2 cores) splits some releases: the bounds are well

@@ -334,8 +334,9 @@ func TestAccAuth_invalidInputFailsWhilePlanning(t *testing.T) {
 	}
 }
 
-// Like case C8, for credentials: a password known only after apply (here from a resource) builds
-// no client while planning; the data source, with depends_on, is read at apply and exact.
+// As for bootstrap_servers taken from a resource not yet created, for credentials: a password known
+// only after apply (here from a resource) builds no client while planning; the data source, with
+// depends_on, is read at apply and exact.
 func TestAccAuth_credentialsKnownOnlyAtApply(t *testing.T) {
 	b := acctest.Auth(t)
 	k, topic := authTopic(t)

@@ -13,15 +13,15 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Case C18: a broker keeps answering NOT_LEADER_OR_FOLLOWER, a retriable answer, past the read's
-// timeout. The read retries, then stops at the timeout with an error that says it timed out and
-// what kept failing where: the partition, the broker, Kafka's current name for the answer. No
-// client library's text (kafka-go calls code 6 NOT_LEADER_FOR_PARTITION, with a description
-// about sending messages; its errors read "kafka.(*Client).Metadata: ...").
+// A broker keeps answering NOT_LEADER_OR_FOLLOWER, a retriable answer, past the read's timeout. The
+// read retries, then stops at the timeout with an error that says it timed out and what kept
+// failing where: the partition, the broker, Kafka's current name for the answer. No client
+// library's text (kafka-go calls code 6 NOT_LEADER_FOR_PARTITION, with a description about sending
+// messages; its errors read "kafka.(*Client).Metadata: ...").
 //
 // The diagnostic is read straight from the provider server (no Terraform CLI), so that the whole
 // detail can be checked for what must not be in it, which an ExpectError pattern cannot do.
-func TestRetriableAnswerOutlastingTimeout(t *testing.T) { // case C18
+func TestRetriableAnswerOutlastingTimeout(t *testing.T) {
 	c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
 	seen := acctest.AnswerListOffsets(c, -1, acctest.ErrorCode(6 /* NOT_LEADER_OR_FOLLOWER */))
 	broker := c.ListenAddrs()[0]

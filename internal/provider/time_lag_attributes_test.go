@@ -16,8 +16,8 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Issue 17 on the real broker: fetch_timestamps, next_record_timestamp, time_lag_ms and
-// max_time_lag_ms. Every expected record comes from franz-go's consumer started at the group's
+// The time-lag attributes on the real broker: fetch_timestamps, next_record_timestamp, time_lag_ms
+// and max_time_lag_ms. Every expected record comes from franz-go's consumer started at the group's
 // commit (acctest.NextRecord), every offset from kadm; a time lag is checked to lie between the
 // read's earliest and latest possible time minus that record's timestamp.
 
@@ -49,10 +49,10 @@ func testTimeLagRead(t *testing.T, k *acctest.Kafka, group string, e timedEntry,
 	})
 }
 
-// Case C22, one batch per codec: records stamped T0, T0+10 s, T0+20 s in one batch (the broker
-// keeps it whole: acctest.Batches), the group committed at 1. The record it reads next is the
-// second, so next_record_timestamp is T0+10 s exactly (not the batch's first timestamp), and
-// time_lag_ms, the group's max_time_lag_ms, the read's time minus that.
+// A commit in the middle of a compressed batch, one batch per codec: records stamped T0, T0+10 s,
+// T0+20 s in one batch (the broker keeps it whole: acctest.Batches), the group committed at 1. The
+// record it reads next is the second, so next_record_timestamp is T0+10 s exactly (not the batch's
+// first timestamp), and time_lag_ms, the group's max_time_lag_ms, the read's time minus that.
 func TestAccConsumerGroupOffsets_timeLagC22(t *testing.T) {
 	k := acctest.Connect(t)
 	t0 := time.Now().Add(-5 * time.Minute).Truncate(time.Second).Add(250 * time.Millisecond)
@@ -269,12 +269,12 @@ func TestAccConsumerGroupOffsets_timeLagCompacted(t *testing.T) {
 	testTimeLagRead(t, k, group, timedEntry{groupEntry{topic, 0, 0, latest}, next})
 }
 
-// kafka_consumer_groups with fetch_timestamps (issue 17): each group's max_time_lag_ms over the
-// partitions it has committed on. Four groups on two topics: behind on both (its largest time
-// lag is the older topic's next record, C22's T0+10 s inside a batch), caught up (0), one that
-// shares a partition with the first at another offset, and one whose commit lies past the log
-// end (null: its age is unknown, so a gate on it cannot pass). The next records are the
-// oracle's (franz-go's consumer at each commit); without fetch_timestamps every value is null.
+// kafka_consumer_groups with fetch_timestamps: each group's max_time_lag_ms over the partitions it
+// has committed on. Four groups on two topics: behind on both (its largest time lag is the older
+// topic's next record, T0+10 s inside a batch), caught up (0), one that shares a partition with the
+// first at another offset, and one whose commit lies past the log end (null: its age is unknown, so
+// a gate on it cannot pass). The next records are the oracle's (franz-go's consumer at each
+// commit); without fetch_timestamps every value is null.
 func TestAccConsumerGroups_timeLag(t *testing.T) {
 	k := acctest.Connect(t)
 	prefix := acctest.TopicName(t, "")

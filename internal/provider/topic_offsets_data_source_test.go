@@ -78,8 +78,8 @@ func TestAccTopicOffsets_partitionsExact(t *testing.T) {
 	})
 }
 
-// Case C7: hundreds of partitions, read on every step and on the plan that terraform-plugin-testing
-// runs after each apply: same entries, same order, so no diff.
+// Hundreds of partitions, read on every step and on the plan that terraform-plugin-testing runs
+// after each apply: same entries, same order, so no diff.
 func TestAccTopicOffsets_manyPartitionsStableOrder(t *testing.T) {
 	const n = 300
 	k := acctest.Connect(t)

@@ -86,9 +86,9 @@ func TestFetchRoundTrip(t *testing.T) {
 	}
 }
 
-// Records that a Kafka client wrote (franz-go's producer, into kfake), fetched with these types
-// in every version, give case C22's answer for every codec: T0+10 s at the commit in the middle
-// of the batch.
+// Records that a Kafka client wrote (franz-go's producer, into kfake), fetched with these types in
+// every version, give the record at a commit in the middle of a batch for every codec: T0+10 s, not
+// the batch's first timestamp.
 func TestFetchEveryVersionEveryCodec(t *testing.T) {
 	codecs := []kgo.CompressionCodec{kgo.NoCompression(), kgo.GzipCompression(), kgo.SnappyCompression(), kgo.Lz4Compression(), kgo.ZstdCompression()}
 	c := acctest.Fake(t, kfake.SeedTopics(int32(len(codecs)), "t"))

@@ -244,7 +244,8 @@ func checkTransactions(t *testing.T, addr, topic string) {
 	}
 }
 
-// threeRecords is case C22's batch: records stamped T0, T0+10 s and T0+20 s at base..base+2.
+// threeRecords is a batch that a group's commit may fall in the middle of: records stamped T0,
+// T0+10 s and T0+20 s at base..base+2.
 func threeRecords(base int64, codec compress.Compression) testBatch {
 	return testBatch{Base: base, FirstTimestamp: t0, MaxTimestamp: t0 + 20000, Codec: codec, ProducerID: -1, Records: []testRecord{
 		{OffsetDelta: 0, TimestampDelta: 0, Value: []byte("a")},

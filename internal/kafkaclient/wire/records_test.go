@@ -14,8 +14,8 @@ import (
 
 const t0 = int64(1764547200000) // 2025-12-01T00:00:00Z, ms
 
-// A commit in the middle of a batch (case C22): the record at the commit, T0+10 s exactly, not
-// the batch's first timestamp, whatever the codec.
+// A commit in the middle of a batch: the record at the commit, T0+10 s exactly, not the batch's
+// first timestamp, whatever the codec.
 func TestNextRecordAtMiddleOfBatchEveryCodec(t *testing.T) {
 	for _, codec := range codecs {
 		t.Run(codec.String(), func(t *testing.T) {
