@@ -86,7 +86,7 @@ func TestAccPartitionOffsets_deleteRecords(t *testing.T) {
 }
 
 // 10 records trimmed before 4, then before 10, as a user reported it: 4 and 10, then 10 and 10.
-func TestAccPartitionOffsets_C2AsReported(t *testing.T) {
+func TestAccPartitionOffsets_deleteRecordsUpToTheEnd(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 10)

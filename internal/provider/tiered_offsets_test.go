@@ -186,7 +186,7 @@ data "kafka_topic_offsets" "t" {
 // here the broker's answer (99) happens to be right, since a segment rolls by time only for a later
 // record, but nothing in ListOffsets tells the cases apart. A lookup by time in the remote segment
 // answers from remote storage (ListOffsets v10+ carries its timeout).
-func TestAccTieredStorage_C23(t *testing.T) {
+func TestAccTieredStorage_closedSegmentsOnlyRemote(t *testing.T) {
 	k := acctest.Connect(t)
 	k.RequireTieredStorage()
 	configs := map[string]*string{}

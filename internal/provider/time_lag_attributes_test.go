@@ -53,7 +53,7 @@ func testTimeLagRead(t *testing.T, k *acctest.Kafka, group string, e timedEntry,
 // T0+20 s in one batch (the broker keeps it whole: acctest.Batches), the group committed at 1. The
 // record it reads next is the second, so next_record_timestamp is T0+10 s exactly (not the batch's
 // first timestamp), and time_lag_ms, the group's max_time_lag_ms, the read's time minus that.
-func TestAccConsumerGroupOffsets_timeLagC22(t *testing.T) {
+func TestAccConsumerGroupOffsets_timeLagMidBatch(t *testing.T) {
 	k := acctest.Connect(t)
 	t0 := time.Now().Add(-5 * time.Minute).Truncate(time.Second).Add(250 * time.Millisecond)
 	for _, codec := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
