@@ -207,16 +207,21 @@ func TestAccConsumerGroupOffsets_waitTimesOut(t *testing.T) {
 
 // A wait block needs a timeout, and bounds it; checked while planning, without a broker.
 func TestWaitBlockValidation(t *testing.T) {
-	for _, tc := range []struct{ wait, want string }{
-		{`poll_interval = "1s"`, `Invalid Attribute Combination.*wait.timeout.*must be specified`},
-		{`timeout = "25h"`, `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
-		{`timeout = "10"`, `Invalid Time Duration String Value`},
-		{"timeout = \"1m\"\n    max_total_lag = -1", `max_total_lag.*must be at least 0`},
+	for _, tc := range []struct {
+		name string
+		wait string // the wait block's body
+		want string // a pattern of the error; a space matches any white space
+	}{
+		{name: "no timeout", wait: `poll_interval = "1s"`, want: `Invalid Attribute Combination.*wait.timeout.*must be specified`},
+		{name: "timeout above 24h", wait: `timeout = "25h"`, want: `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
+		{name: "timeout without a unit", wait: `timeout = "10"`, want: `Invalid Time Duration String Value`},
+		{name: "negative max_total_lag", wait: "timeout = \"1m\"\n    max_total_lag = -1", want: `max_total_lag.*must be at least 0`},
 	} {
-		resource.UnitTest(t, resource.TestCase{
-			ProtoV6ProviderFactories: protoV6ProviderFactories,
-			Steps: []resource.TestStep{{
-				Config: `provider "kafka" {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: `provider "kafka" {
   bootstrap_servers = ["127.0.0.1:1"]
 }
 data "kafka_consumer_group_offsets" "test" {
@@ -225,8 +230,9 @@ data "kafka_consumer_group_offsets" "test" {
     ` + tc.wait + `
   }
 }`,
-				ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
-			}},
+					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+				}},
+			})
 		})
 	}
 }
