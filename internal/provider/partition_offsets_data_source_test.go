@@ -241,10 +241,10 @@ func TestAccPartitionOffsets_unreachable(t *testing.T) {
 	closed := acctest.ClosedPort(t)
 	silent := acctest.SilentListener(t)
 	for _, tc := range []struct{ name, addr, timeout, want string }{
-		{"closed port", closed, "3s", "connection refused"},
-		{"silent listener", silent, "3s", "never answered the Kafka handshake"},
-		{"HTTP server", acctest.RespondingListener(t, acctest.HTTPResponse), "3s", "answered with HTTP"},
-		{"unresolvable host", acctest.UnresolvableHost(t, "kafka-1.invalid") + ":9092", "10m", "host name lookup failed (no such host)"},
+		{name: "closed port", addr: closed, timeout: "3s", want: "connection refused"},
+		{name: "silent listener", addr: silent, timeout: "3s", want: "never answered the Kafka handshake"},
+		{name: "HTTP server", addr: acctest.RespondingListener(t, acctest.HTTPResponse), timeout: "3s", want: "answered with HTTP"},
+		{name: "unresolvable host", addr: acctest.UnresolvableHost(t, "kafka-1.invalid") + ":9092", timeout: "10m", want: "host name lookup failed (no such host)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := fmt.Sprintf(`
@@ -308,24 +308,24 @@ func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
 		name, provider, topic, partition string
 		want                             []string
 	}{
-		{"topic with a space", local, `"bad topic"`, "0", []string{"Attribute topic must use only the characters a-z, A-Z, 0-9, '.', '_' and '-'", `got: bad topic`}},
-		{"topic dot", local, `"."`, "0", []string{"Attribute topic value must be none of"}},
-		{"topic too long", local, `"` + strings.Repeat("a", 250) + `"`, "0",
-			[]string{"Attribute topic string length must be between 1 and 249, got: 250"}},
-		{"negative partition", local, `"t"`, "-1", []string{"Attribute partition value must be between 0 and 2147483647, got: -1"}},
-		{"comma-joined servers", `bootstrap_servers = ["a:9092,b:9092"]`, `"t"`, "0",
-			[]string{"Invalid bootstrap server", `"a:9092,b:9092" holds several addresses joined by commas`}},
-		{"no port", `bootstrap_servers = ["localhost"]`, `"t"`, "0", []string{`"localhost" is not host:port`}},
-		{"listener prefix", `bootstrap_servers = ["PLAINTEXT://localhost:9092"]`, `"t"`, "0", []string{`drop the "PLAINTEXT://" prefix`}},
-		{"bad port", `bootstrap_servers = ["localhost:70000"]`, `"t"`, "0", []string{`has port "70000": want a number from 1 to 65535`}},
-		{"unbracketed IPv6", `bootstrap_servers = ["::1:9092"]`, `"t"`, "0", []string{"an IPv6 host goes in brackets"}},
-		{"empty list", `bootstrap_servers = []`, `"t"`, "0", []string{"Attribute bootstrap_servers list must contain at least 1"}},
-		{"timeout without unit", local + "\n  timeout = \"10\"", `"t"`, "0", []string{"Invalid Time Duration String Value", "Given Value: 10"}},
-		{"negative timeout", local + "\n  timeout = \"-5s\"", `"t"`, "0", []string{"Invalid timeout", `"-5s" is not positive`}},
-		{"tiny timeout", local + "\n  timeout = \"1ns\"", `"t"`, "0", []string{"Invalid timeout", `"1ns" is shorter than 1s`}},
-		{"null server", `bootstrap_servers = ["localhost:9092", null]`, `"t"`, "0", []string{"bootstrap_servers", "null"}},
-		{"client_id too long", local + "\n  client_id = \"" + strings.Repeat("c", 32768) + "\"", `"t"`, "0",
-			[]string{"Attribute client_id string length must be between 1 and 32767, got: 32768"}},
+		{name: "topic with a space", provider: local, topic: `"bad topic"`, partition: "0", want: []string{"Attribute topic must use only the characters a-z, A-Z, 0-9, '.', '_' and '-'", `got: bad topic`}},
+		{name: "topic dot", provider: local, topic: `"."`, partition: "0", want: []string{"Attribute topic value must be none of"}},
+		{name: "topic too long", provider: local, topic: `"` + strings.Repeat("a", 250) + `"`, partition: "0",
+			want: []string{"Attribute topic string length must be between 1 and 249, got: 250"}},
+		{name: "negative partition", provider: local, topic: `"t"`, partition: "-1", want: []string{"Attribute partition value must be between 0 and 2147483647, got: -1"}},
+		{name: "comma-joined servers", provider: `bootstrap_servers = ["a:9092,b:9092"]`, topic: `"t"`, partition: "0",
+			want: []string{"Invalid bootstrap server", `"a:9092,b:9092" holds several addresses joined by commas`}},
+		{name: "no port", provider: `bootstrap_servers = ["localhost"]`, topic: `"t"`, partition: "0", want: []string{`"localhost" is not host:port`}},
+		{name: "listener prefix", provider: `bootstrap_servers = ["PLAINTEXT://localhost:9092"]`, topic: `"t"`, partition: "0", want: []string{`drop the "PLAINTEXT://" prefix`}},
+		{name: "bad port", provider: `bootstrap_servers = ["localhost:70000"]`, topic: `"t"`, partition: "0", want: []string{`has port "70000": want a number from 1 to 65535`}},
+		{name: "unbracketed IPv6", provider: `bootstrap_servers = ["::1:9092"]`, topic: `"t"`, partition: "0", want: []string{"an IPv6 host goes in brackets"}},
+		{name: "empty list", provider: `bootstrap_servers = []`, topic: `"t"`, partition: "0", want: []string{"Attribute bootstrap_servers list must contain at least 1"}},
+		{name: "timeout without unit", provider: local + "\n  timeout = \"10\"", topic: `"t"`, partition: "0", want: []string{"Invalid Time Duration String Value", "Given Value: 10"}},
+		{name: "negative timeout", provider: local + "\n  timeout = \"-5s\"", topic: `"t"`, partition: "0", want: []string{"Invalid timeout", `"-5s" is not positive`}},
+		{name: "tiny timeout", provider: local + "\n  timeout = \"1ns\"", topic: `"t"`, partition: "0", want: []string{"Invalid timeout", `"1ns" is shorter than 1s`}},
+		{name: "null server", provider: `bootstrap_servers = ["localhost:9092", null]`, topic: `"t"`, partition: "0", want: []string{"bootstrap_servers", "null"}},
+		{name: "client_id too long", provider: local + "\n  client_id = \"" + strings.Repeat("c", 32768) + "\"", topic: `"t"`, partition: "0",
+			want: []string{"Attribute client_id string length must be between 1 and 32767, got: 32768"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := fmt.Sprintf("provider \"kafka\" {\n  %s\n}\ndata \"kafka_partition_offsets\" \"test\" {\n  topic = %s\n  partition = %s\n}\n",
