@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -26,8 +27,8 @@ func TestAccHarnessOneBatchPerCodec(t *testing.T) {
 			}
 			want := acctest.Batch{FirstOffset: 0, LastOffset: 2, NumRecords: 3, Codec: codec,
 				FirstTimestamp: t0.UnixMilli(), MaxTimestamp: t0.Add(20 * time.Second).UnixMilli()}
-			if got := k.Batches(topic, 0, 0); len(got) != 1 || got[0] != want {
-				t.Fatalf("batches %+v, want one: %+v", got, want)
+			if diff := cmp.Diff([]acctest.Batch{want}, k.Batches(topic, 0, 0)); diff != "" {
+				t.Fatalf("batches (-want +got):\n%s", diff)
 			}
 			next := k.NextRecord(topic, 0, 1, 0)
 			if next == nil || next.Offset != 1 || !next.Timestamp.Equal(t0.Add(10*time.Second)) || next.LogAppendTime {

@@ -368,8 +368,8 @@ func TestProgressTrackerRate(t *testing.T) {
 	}
 	r := tr.observe(start.Add(2*time.Second), progressOf(group(committedAt("t", 0, 500, 1300))))
 	want := progressRate{known: true, commitsPerSecond: 200, timeLeft: 8 * time.Second} // lag 1000 -> 800 in 2 s
-	if r != want {
-		t.Fatalf("rate = %+v, want %+v", r, want)
+	if diff := cmp.Diff(want, r, cmp.AllowUnexported(progressRate{})); diff != "" {
+		t.Fatalf("rate (-want +got):\n%s", diff)
 	}
 	if got := tr.stalledFor(start.Add(5 * time.Second)); got != 3*time.Second {
 		t.Fatalf("stalledFor = %s, want 3s since the last move", got)

@@ -3,12 +3,12 @@ package provider
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -33,8 +33,8 @@ func (c oracleStrings) CheckValue(v any) error {
 		str, _ := s.(string)
 		got = append(got, str)
 	}
-	if want := c.want(); !slices.Equal(got, want) {
-		return fmt.Errorf("%s: got %q, the oracle says %q", c.what, got, want)
+	if diff := cmp.Diff(c.want(), got, cmpopts.EquateEmpty()); diff != "" {
+		return fmt.Errorf("%s differs from the oracle (-oracle +got):\n%s", c.what, diff)
 	}
 	return nil
 }
@@ -309,8 +309,8 @@ func TestAccConsumerGroups_streamsGroup(t *testing.T) {
 				})),
 				oracleCheck(func() error {
 					for g, w := range want {
-						if got := k.DescribeStreamsGroup(g); !reflect.DeepEqual(got, w) {
-							return fmt.Errorf("oracle (kafka-streams-groups.sh): group %s is %+v, the test expects %+v", g, got, w)
+						if diff := cmp.Diff(w, k.DescribeStreamsGroup(g)); diff != "" {
+							return fmt.Errorf("oracle (kafka-streams-groups.sh): group %s differs from what the test expects (-want +oracle):\n%s", g, diff)
 						}
 					}
 					return nil

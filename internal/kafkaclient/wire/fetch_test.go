@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"net"
-	"reflect"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/segmentio/kafka-go/protocol"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -68,8 +68,11 @@ func TestFetchRoundTrip(t *testing.T) {
 			t.Fatalf("v%d: %v", v, err)
 		}
 		gotV, _, _, msg, err := protocol.ReadRequest(&b)
-		if err != nil || gotV != v || !reflect.DeepEqual(msg, req) {
-			t.Fatalf("v%d request: got v%d %+v, %v; want %+v", v, gotV, msg, err, req)
+		if err != nil || gotV != v {
+			t.Fatalf("v%d request: got v%d, %v", v, gotV, err)
+		}
+		if diff := cmp.Diff(any(req), msg); diff != "" {
+			t.Fatalf("v%d request (-want +got):\n%s", v, diff)
 		}
 		res := fetchResponseAt(t, v)
 		b.Reset()
@@ -80,8 +83,11 @@ func TestFetchRoundTrip(t *testing.T) {
 			t.Fatalf("v%d: shape: %s", v, problem)
 		}
 		_, msg, err = protocol.ReadResponse(&b, protocol.Fetch, v)
-		if err != nil || !reflect.DeepEqual(msg, res) {
-			t.Fatalf("v%d response: got %+v, %v; want %+v", v, msg, err, res)
+		if err != nil {
+			t.Fatalf("v%d response: %v", v, err)
+		}
+		if diff := cmp.Diff(any(res), msg); diff != "" {
+			t.Fatalf("v%d response (-want +got):\n%s", v, diff)
 		}
 	}
 }
@@ -136,8 +142,11 @@ func TestFetchEveryVersionEveryCodec(t *testing.T) {
 			if len(p.Records) < 8 || binary.BigEndian.Uint64(p.Records) != 0 {
 				t.Fatalf("v%d, %v: the records do not start with one batch from offset 0", v, codecs[p.Partition])
 			}
-			if err != nil || p.ErrorCode != 0 || got != want {
-				t.Errorf("v%d, %v: got %+v, %v (error code %d); want %+v", v, codecs[p.Partition], got, err, p.ErrorCode, want)
+			if err != nil || p.ErrorCode != 0 {
+				t.Errorf("v%d, %v: %v (error code %d)", v, codecs[p.Partition], err, p.ErrorCode)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("v%d, %v (-want +got):\n%s", v, codecs[p.Partition], diff)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/segmentio/kafka-go/compress"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -21,8 +22,11 @@ func TestNextRecordAtMiddleOfBatchEveryCodec(t *testing.T) {
 		t.Run(codec.String(), func(t *testing.T) {
 			got, err := wire.NextRecordAt(batches(t, threeRecords(100, codec)), 101, false, nil)
 			want := wire.Scan{Found: true, Record: wire.NextRecord{Offset: 101, Timestamp: t0 + 10000}}
-			if err != nil || got != want {
-				t.Fatalf("got %+v, %v; want %+v", got, err, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("(-want +got):\n%s", diff)
 			}
 		})
 	}
