@@ -15,10 +15,12 @@ func TestTimestampMsRoundsUp(t *testing.T) {
 		"2026-11-01T12:00:05.0005Z":    1793534405001, // finer than a millisecond: the next one
 		"2026-11-01T13:00:05.25+01:00": 1793534405250,
 	} {
-		var diags diag.Diagnostics
-		got := timestampMs(timetypes.NewRFC3339ValueMust(in), path.Root("timestamp"), &diags)
-		if diags.HasError() || got == nil || *got != want {
-			t.Errorf("%s: got %v, %v; want %d", in, got, diags, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			var diags diag.Diagnostics
+			got := timestampMs(timetypes.NewRFC3339ValueMust(in), path.Root("timestamp"), &diags)
+			if diags.HasError() || got == nil || *got != want {
+				t.Errorf("%s: got %v, %v; want %d", in, got, diags, want)
+			}
+		})
 	}
 }
