@@ -8,8 +8,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// The oracle for a group's time lag (issue 17): the record a consumer that resumes at the
-// group's commit is given first, read by franz-go's consumer, not by our code.
+// The oracle for a group's time lag: the record a consumer that resumes at the group's commit is
+// given first, read by franz-go's consumer, not by our code.
 
 // Record is a record as a consumer is given it.
 type Record struct {

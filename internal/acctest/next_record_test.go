@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -26,8 +27,8 @@ func TestAccHarnessOneBatchPerCodec(t *testing.T) {
 			}
 			want := acctest.Batch{FirstOffset: 0, LastOffset: 2, NumRecords: 3, Codec: codec,
 				FirstTimestamp: t0.UnixMilli(), MaxTimestamp: t0.Add(20 * time.Second).UnixMilli()}
-			if got := k.Batches(topic, 0, 0); len(got) != 1 || got[0] != want {
-				t.Fatalf("batches %+v, want one: %+v", got, want)
+			if diff := cmp.Diff([]acctest.Batch{want}, k.Batches(topic, 0, 0)); diff != "" {
+				t.Fatalf("batches (-want +got):\n%s", diff)
 			}
 			next := k.NextRecord(topic, 0, 1, 0)
 			if next == nil || next.Offset != 1 || !next.Timestamp.Equal(t0.Add(10*time.Second)) || next.LogAppendTime {
@@ -100,25 +101,5 @@ func TestAccHarnessDeleteRecords(t *testing.T) {
 	k.DeleteRecordsBefore(topic, 0, 3)
 	if next := k.NextRecord(topic, 0, 1, 0); next == nil || next.Offset != 3 || !next.Timestamp.Equal(t0.Add(3*time.Second)) {
 		t.Fatalf("from 1 after DeleteRecords before 3: %+v, want offset 3", next)
-	}
-}
-
-// The live consumer commits record by record up to where it is told, in the group.
-func TestAccHarnessLiveConsumer(t *testing.T) {
-	k := acctest.Connect(t)
-	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
-	group := topic + "-group"
-	k.Produce(topic, 0, 5)
-	k.Produce(topic, 1, 3)
-	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1, 1: 0}})
-	done := k.LiveConsumer(group, topic, map[int32]int64{0: 4, 1: 3}, 0, 10*time.Millisecond)
-	if err := done(); err != nil {
-		t.Fatal(err)
-	}
-	if got := k.GroupCommitted(group)[topic]; got[0] != 4 || got[1] != 3 {
-		t.Fatalf("committed %v, want 4 and 3", got)
-	}
-	if state, members := k.DescribeGroup(group); state != "Stable" || len(members) != 1 {
-		t.Fatalf("group %s with %v, want Stable with the consumer", state, members)
 	}
 }

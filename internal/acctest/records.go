@@ -11,9 +11,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// Records with chosen timestamps in one record batch, and what the broker keeps of them: the
-// shapes of the time-lag tests (issue 17), where a record's timestamp is the batch's first
-// timestamp plus the record's delta, inside a batch that may be compressed.
+// Records with chosen timestamps in one record batch, and what the broker keeps of them: the shapes
+// of the time-lag tests, where a record's timestamp is the batch's first timestamp plus the
+// record's delta, inside a batch that may be compressed.
 
 // Codecs are the record-batch compression codecs a producer may choose, by name.
 var Codecs = map[string]kgo.CompressionCodec{

@@ -21,10 +21,10 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Chaos tests (issue 7, cases C11, C12, C13): terraform plans of many data sources while brokers
-// of a real cluster restart, crash or hang. A restart or crash shorter than the read's timeout
-// costs time, never an error or a wrong number. They run in make testacc's chaos legs only
-// (KAFKA_CHAOS=1; TestChaosCluster_* on KAFKA_BROKERS=3, TestChaosSingleNode_* on one broker).
+// Chaos tests: terraform plans of many data sources while brokers of a real cluster restart, crash
+// or hang. A restart or crash shorter than the read's timeout costs time, never an error or a wrong
+// number. They run in make testacc's chaos legs only (KAFKA_CHAOS=1; TestChaosCluster_* on
+// KAFKA_BROKERS=3, TestChaosSingleNode_* on one broker).
 //
 // Values are checked against literals that the oracle (kadm) confirms before and after the chaos,
 // not during it: kadm's own reads wait for the same failovers. Each data source read is timed at
@@ -245,17 +245,17 @@ func TestChaosCluster_rollingRestartPlans(t *testing.T) {
 	c.CheckOffsets(topic, want)
 }
 
-// Case C11: the leader of two partitions is killed (SIGKILL) and started again 2 s later, while
-// plans of 25 data sources run in a loop until the cluster is whole. Until the controller fences
-// it (broker.session.timeout.ms, 9 s) or it registers again, metadata names it as their leader and
+// The leader of two partitions is killed (SIGKILL) and started again 2 s later, while plans of 25
+// data sources run in a loop until the cluster is whole. Until the controller fences it
+// (broker.session.timeout.ms, 9 s) or it registers again, metadata names it as their leader and
 // connections to it are refused. midPlan: the kill comes at the 3rd read of a plan, after the
 // plan's first reads answered, and the plan's later reads start after it; otherwise just before a
 // plan starts (a new provider process that has not met the cluster yet).
-func TestChaosCluster_brokerKilledMidPlan(t *testing.T) { // case C11
+func TestChaosCluster_brokerKilledMidPlan(t *testing.T) {
 	testBrokerKilled(t, true)
 }
 
-func TestChaosCluster_brokerKilledBeforePlan(t *testing.T) { // case C11
+func TestChaosCluster_brokerKilledBeforePlan(t *testing.T) {
 	testBrokerKilled(t, false)
 }
 
@@ -356,10 +356,10 @@ data "kafka_partition_offsets" "p0" {
 	c.CheckOffsets(topic, want)
 }
 
-// Case C13: the first bootstrap server accepts TCP connections and never answers; the three good
-// brokers follow it. Every plan is answered in well under a share of the 30 s timeout (bounded at
-// 5 s: a hang check, the issue expects about a second).
-func TestChaosCluster_silentFirstBootstrapServer(t *testing.T) { // case C13
+// The first bootstrap server accepts TCP connections and never answers; the three good brokers
+// follow it. Every plan is answered in well under a share of the 30 s timeout (bounded at 5 s: a
+// hang check; a healthy cluster answers in about a second).
+func TestChaosCluster_silentFirstBootstrapServer(t *testing.T) {
 	c := acctest.ChaosCluster(t, 3, 9)
 	topic, want := c.SeedTopic()
 	reads := reportReads(t, c)
@@ -446,11 +446,11 @@ func checkCommits(t *testing.T, c *acctest.Cluster, group, topic string, commits
 	}
 }
 
-// Case C12: the single broker is shut down gracefully in the middle of a plan of 25 data sources
-// (after the plan's first 2 reads answered; the other 23 start once it is down) and is started
-// again at once: down about 5 s, as long as the JVM takes. Every read of that plan, and of the
-// plans that follow, is exact.
-func TestChaosSingleNode_gracefulRestartMidPlan(t *testing.T) { // case C12
+// The single broker is shut down gracefully in the middle of a plan of 25 data sources (after the
+// plan's first 2 reads answered; the other 23 start once it is down) and is started again at once:
+// down about 5 s, as long as the JVM takes. Every read of that plan, and of the plans that follow,
+// is exact.
+func TestChaosSingleNode_gracefulRestartMidPlan(t *testing.T) {
 	c := acctest.ChaosCluster(t, 1, 1)
 	topic, want := c.SeedTopic()
 	id := c.IDs()[0]

@@ -102,7 +102,8 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 	"time_lag_ms":           timeLagMsAttribute,
 }}
 
-// groupOffsetsEmptyTopics is what `topics = []` would have meant here (C21).
+// groupOffsetsEmptyTopics is what `topics = []` would have meant here (an upstream regex that
+// matched nothing).
 var groupOffsetsEmptyTopics = emptyTopics{
 	meaning: "nothing would be read, and total_lag would be 0 with no partitions: \"caught up\"",
 	unset:   "every topic the group has committed offsets for",

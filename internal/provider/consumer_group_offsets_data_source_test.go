@@ -14,65 +14,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
-
-func groupConfig(t *testing.T, group string, extra string) string {
-	return acctest.ProviderBlock(t) + fmt.Sprintf(`
-data "kafka_consumer_group_offsets" "test" {
-  group_id = %q
-  %s
-}
-`, group, extra)
-}
-
-// groupEntry is one expected partition; committed < 0 means no commit (null committed and lag).
-type groupEntry struct {
-	topic             string
-	partition         int64
-	committed, latest int64
-}
-
-// check is the entry of a read without fetch_timestamps (its time-lag attributes are null) of a
-// group without members (no partition assigned).
-func (e groupEntry) check() knownvalue.Check {
-	return e.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(false))
-}
-
-// checkTime is the entry with next_record_timestamp, time_lag_ms and assigned as checked.
-func (e groupEntry) checkTime(next, timeLagMs, assigned knownvalue.Check) knownvalue.Check {
-	committed, lag := knownvalue.Check(knownvalue.Null()), knownvalue.Check(knownvalue.Null())
-	if e.committed >= 0 {
-		committed, lag = knownvalue.Int64Exact(e.committed), knownvalue.Int64Exact(e.latest-e.committed)
-	}
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"topic": knownvalue.StringExact(e.topic), "partition": knownvalue.Int64Exact(e.partition),
-		"committed_offset": committed, "latest_offset": knownvalue.Int64Exact(e.latest), "lag": lag,
-		"next_record_timestamp": next, "time_lag_ms": timeLagMs, "assigned": assigned,
-	})
-}
-
-// ownedOracle checks the assigned attribute of a group's partition against what kadm says the
-// group's members own when the check runs.
-type ownedOracle struct {
-	k            *acctest.Kafka
-	group, topic string
-	partition    int64
-}
-
-func (o ownedOracle) CheckValue(v any) error {
-	got, _ := v.(bool)
-	want := slices.Contains(o.k.OwnedBy(o.group)[o.topic], int32(o.partition))
-	if got != want {
-		return fmt.Errorf("assigned of %s/%d: got %v, the oracle (kadm) says %v", o.topic, o.partition, got, want)
-	}
-	return nil
-}
-
-func (o ownedOracle) String() string { return "assigned as the oracle says" }
 
 // totalLagOracle is total_lag as expected: the sum of the positive lags, or null when the oracle
 // (kadm) says a member owns an entry without a commit that holds records (these tests' partitions
@@ -95,30 +40,6 @@ func (o totalLagOracle) CheckValue(v any) error {
 }
 
 func (o totalLagOracle) String() string { return "total_lag as the oracle says" }
-
-// expectGroup checks state, total_lag (the sum of the positive lags; null where a member reads a
-// partition without a commit) and partitions; the oracle (kadm) must agree on every committed and
-// latest offset first.
-func expectGroup(t *testing.T, k *acctest.Kafka, group, state string, entries []groupEntry) []statecheck.StateCheck {
-	t.Helper()
-	const addr = "data.kafka_consumer_group_offsets.test"
-	var (
-		checks []knownvalue.Check
-		total  int64
-	)
-	for _, e := range entries {
-		checks = append(checks, e.checkTime(knownvalue.Null(), knownvalue.Null(), ownedOracle{k, group, e.topic, e.partition}))
-		if e.committed >= 0 && e.latest > e.committed {
-			total += e.latest - e.committed
-		}
-	}
-	return []statecheck.StateCheck{
-		groupOracleAgrees{t: t, k: k, group: group, entries: entries},
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact(state)),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), totalLagOracle{k, group, entries, total}),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact(checks)),
-	}
-}
 
 // A real franz-go group consumer reads everything there is (5 and 3 records), commits and leaves;
 // then 4 and 1 more records arrive: lag 4 and 1.
@@ -273,27 +194,6 @@ func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
 	}
 }
 
-// limitedGroupConfig reads group over SASL/SCRAM as a user of acctest's LimitedUser, with
-// extra arguments.
-func limitedGroupConfig(auth *acctest.AuthBroker, user, password, group string) func(extra string) string {
-	return func(extra string) string {
-		return fmt.Sprintf(`
-provider "kafka" {
-  bootstrap_servers = [%q]
-  sasl {
-    mechanism = "scram-sha-512"
-    username  = %q
-    password  = %q
-  }
-}
-data "kafka_consumer_group_offsets" "test" {
-  group_id = %q
-  %s
-}
-`, auth.SASLPlaintext, user, password, group, extra)
-	}
-}
-
 // A principal that may DESCRIBE the group and one of its two topics: by default the broker's
 // OffsetFetch leaves the other topic out (documented), and listing it in topics is an error that
 // names Kafka's code and the ACL to grant.
@@ -324,10 +224,10 @@ func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
 	})
 }
 
-// Case C16 on a real broker: kadm commits 15 on a 10-record partition (Apache Kafka accepts an
-// admin commit past the high watermark) and 2 on a partition whose log DeleteRecords made start
-// at 4. lag is -5 and 8, as kafka-consumer-groups.sh shows it, total_lag 8 (the -5 cancels
-// nothing); kadm agrees on every commit, log start and high watermark.
+// Commits outside the log on a real broker: kadm commits 15 on a 10-record partition (Apache Kafka
+// accepts an admin commit past the high watermark) and 2 on a partition whose log DeleteRecords
+// made start at 4. lag is -5 and 8, as kafka-consumer-groups.sh shows it, total_lag 8 (the -5
+// cancels nothing); kadm agrees on every commit, log start and high watermark.
 func TestAccConsumerGroupOffsets_commitOutsideTheLog(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
@@ -366,9 +266,9 @@ data "kafka_consumer_group_offsets" "test" {
 `, c.ListenAddrs()[0], group)
 }
 
-// Case C14: a Kafka-protocol cluster that keeps commits without listing a __consumer_offsets
-// topic (kfake; Azure Event Hubs says the same of itself): the group is read, not reported as
-// "no consumer group has ever existed".
+// A Kafka-protocol cluster that keeps commits without listing a __consumer_offsets topic (kfake;
+// Azure Event Hubs says the same of itself): the group is read, not reported as "no consumer group
+// has ever existed".
 func TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic(t *testing.T) {
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
@@ -390,8 +290,8 @@ func TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic(t *testing.T) {
 	})
 }
 
-// Case C15: a broker that answers GROUP_ID_NOT_FOUND (69) for an unknown group (kfake's
-// OffsetFetch does) gives the same error as Apache Kafka's offsets of -1, on group_id.
+// A broker that answers GROUP_ID_NOT_FOUND (69) for an unknown group (kfake's OffsetFetch does)
+// gives the same error as Apache Kafka's offsets of -1, on group_id.
 func TestAccConsumerGroupOffsets_groupIDNotFound(t *testing.T) {
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	// A __consumer_offsets topic, and another group, so that the read reaches OffsetFetch.
@@ -407,9 +307,10 @@ func TestAccConsumerGroupOffsets_groupIDNotFound(t *testing.T) {
 	})
 }
 
-// Case C16's warning: every partition whose commit lies outside its log is named, with its values
-// and what the group's consumers will do there. kfake holds a 10-record partition committed at 15,
-// one spanning 4..10 committed at 2, and one committed in range, which is not named.
+// The warning on commits outside the log: every partition whose commit lies outside its log is
+// named, with its values and what the group's consumers will do there. kfake holds a 10-record
+// partition committed at 15, one spanning 4..10 committed at 2, and one committed in range, which
+// is not named.
 func TestCommitOutsideTheLogWarning(t *testing.T) {
 	c := acctest.Fake(t, kfake.SeedTopics(3, "t"))
 	for p := int32(0); p < 3; p++ {
@@ -454,18 +355,6 @@ A consumer of the group that resumes there is answered OFFSET_OUT_OF_RANGE and r
 	addOutOfRangeWarning(&diags, "g", res.Partitions[2:])
 	if len(diags) != 0 {
 		t.Fatalf("a commit in range warned: %v", diags)
-	}
-}
-
-// produceFake writes n records to one partition of the kfake cluster c (franz-go).
-func produceFake(t *testing.T, c *kfake.Cluster, topic string, partition int32, n int) {
-	t.Helper()
-	records := make([]*kgo.Record, n)
-	for i := range records {
-		records[i] = &kgo.Record{Topic: topic, Partition: partition, Value: []byte("record")}
-	}
-	if err := acctest.FakeClient(t, c).ProduceSync(t.Context(), records...).FirstErr(); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -207,16 +207,21 @@ func TestAccConsumerGroupOffsets_waitTimesOut(t *testing.T) {
 
 // A wait block needs a timeout, and bounds it; checked while planning, without a broker.
 func TestWaitBlockValidation(t *testing.T) {
-	for _, tc := range []struct{ wait, want string }{
-		{`poll_interval = "1s"`, `Invalid Attribute Combination.*wait.timeout.*must be specified`},
-		{`timeout = "25h"`, `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
-		{`timeout = "10"`, `Invalid Time Duration String Value`},
-		{"timeout = \"1m\"\n    max_total_lag = -1", `max_total_lag.*must be at least 0`},
+	for _, tc := range []struct {
+		name string
+		wait string // the wait block's body
+		want string // a pattern of the error; a space matches any white space
+	}{
+		{name: "no timeout", wait: `poll_interval = "1s"`, want: `Invalid Attribute Combination.*wait.timeout.*must be specified`},
+		{name: "timeout above 24h", wait: `timeout = "25h"`, want: `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
+		{name: "timeout without a unit", wait: `timeout = "10"`, want: `Invalid Time Duration String Value`},
+		{name: "negative max_total_lag", wait: "timeout = \"1m\"\n    max_total_lag = -1", want: `max_total_lag.*must be at least 0`},
 	} {
-		resource.UnitTest(t, resource.TestCase{
-			ProtoV6ProviderFactories: protoV6ProviderFactories,
-			Steps: []resource.TestStep{{
-				Config: `provider "kafka" {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: `provider "kafka" {
   bootstrap_servers = ["127.0.0.1:1"]
 }
 data "kafka_consumer_group_offsets" "test" {
@@ -225,8 +230,9 @@ data "kafka_consumer_group_offsets" "test" {
     ` + tc.wait + `
   }
 }`,
-				ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
-			}},
+					ExpectError: regexp.MustCompile(`(?s)` + strings.ReplaceAll(tc.want, " ", `\s+`)),
+				}},
+			})
 		})
 	}
 }
@@ -362,10 +368,90 @@ func TestProgressTrackerRate(t *testing.T) {
 	}
 	r := tr.observe(start.Add(2*time.Second), progressOf(group(committedAt("t", 0, 500, 1300))))
 	want := progressRate{known: true, commitsPerSecond: 200, timeLeft: 8 * time.Second} // lag 1000 -> 800 in 2 s
-	if r != want {
-		t.Fatalf("rate = %+v, want %+v", r, want)
+	if diff := cmp.Diff(want, r, cmp.AllowUnexported(progressRate{})); diff != "" {
+		t.Fatalf("rate (-want +got):\n%s", diff)
 	}
 	if got := tr.stalledFor(start.Add(5 * time.Second)); got != 3*time.Second {
 		t.Fatalf("stalledFor = %s, want 3s since the last move", got)
+	}
+}
+
+// The wait block's time conditions on the real broker, against a consumer that runs and one that
+// stopped.
+
+// A live topic: five records ten minutes old, then three fresh ones, the group committed at 0.
+// A consumer of the group (franz-go) starts a moment after the step and commits record by
+// record up to 5, then keeps its membership and commits no more. wait.max_time_lag = 60s alone
+// ends the wait once the oldest unread record is fresh, with 3 records still unread: it does
+// not wait for total_lag 0, which a live topic never reaches.
+func TestAccConsumerGroupOffsets_waitMaxTimeLagWithRunningConsumer(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	group := topic + "-group"
+	old := time.Now().Add(-10 * time.Minute).Truncate(time.Millisecond)
+	k.ProduceBatch(topic, 0, "lz4", old, old.Add(time.Second), old.Add(2*time.Second), old.Add(3*time.Second), old.Add(4*time.Second))
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 0}})
+	var (
+		w     readWindow
+		fresh time.Time
+		done  func() error
+		next  = &acctest.Record{}
+	)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				w.open()
+				fresh = time.Now().Truncate(time.Millisecond)
+				k.ProduceBatch(topic, 0, "lz4", fresh, fresh.Add(time.Millisecond), fresh.Add(2*time.Millisecond))
+				*next = *oracleNext(t, k, topic, 0, 5, 0, 5, fresh)
+				done = k.LiveConsumer(group, topic, map[int32]int64{0: 5}, 3*time.Second, 300*time.Millisecond)
+			},
+			Config: waitConfig(t, group, topic, `max_time_lag  = "60s"
+    timeout       = "2m"
+    poll_interval = "1s"`),
+			ConfigStateChecks: expectTimeLag(t, k, groupAddr, group, "Stable", &w, []timedEntry{{groupEntry{topic, 0, 5, 8}, next}}),
+		}},
+	})
+	if err := done(); err != nil {
+		t.Fatalf("the consumer: %v", err)
+	}
+}
+
+// A group whose consumer read two partitions, committed and stopped (the group is Empty), and
+// then fell behind on records ten minutes old: with stall_timeout = 3s the wait fails once no
+// commit has moved for that long, long before its 10-minute timeout, naming the group's state
+// and each partition behind with its figures.
+func TestAccConsumerGroupOffsets_waitStallsWithStoppedConsumer(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	group := topic + "-group"
+	old := time.Now().Add(-10 * time.Minute).Truncate(time.Millisecond)
+	k.ProduceAt(topic, 0, old, old.Add(time.Second))
+	k.ProduceAt(topic, 1, old)
+	k.Consumer(group, 3, topic).Close()
+	k.ProduceAt(topic, 0, old.Add(2*time.Second), old.Add(3*time.Second), old.Add(4*time.Second))
+	k.ProduceAt(topic, 1, old.Add(5*time.Second), old.Add(6*time.Second))
+	oracleNext(t, k, topic, 0, 2, 0, 2, old.Add(2*time.Second))
+	oracleNext(t, k, topic, 1, 1, 0, 1, old.Add(5*time.Second))
+	began := time.Now()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: waitConfig(t, group, topic, `max_time_lag  = "60s"
+    stall_timeout = "3s"
+    timeout       = "10m"
+    poll_interval = "1s"`),
+			ExpectError: errorLike("Consumer group stalled",
+				fmt.Sprintf(`consumer group %q (state "Empty") has stalled: no partition's committed offset moved for`, group),
+				"(stall_timeout 3s) while the group is behind",
+				"max_time_lag_ms", "(max_time_lag 1m0s)", "partitions behind in time:",
+				fmt.Sprintf("%s/0 (committed 2, lag 3, time_lag_ms", topic), "next record "+rfc3339ms(old.Add(2*time.Second)),
+				fmt.Sprintf("%s/1 (committed 1, lag 2, time_lag_ms", topic), "next record "+rfc3339ms(old.Add(5*time.Second))),
+		}},
+	})
+	// A hang bound, not a timing: the wait must have ended at the stall, not at its timeout.
+	if took := time.Since(began); took > 3*time.Minute {
+		t.Fatalf("the step took %s: the stall did not end the 10-minute wait", took)
 	}
 }

@@ -4,95 +4,21 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
-
-func consumerGroupsConfig(t *testing.T, args string) string {
-	return acctest.ProviderBlock(t) + fmt.Sprintf(`
-data "kafka_consumer_groups" "test" {
-  %s
-}
-`, args)
-}
-
-// groupsEntry is one expected group; topics nil means the oracle's lag over all its topics.
-type groupsEntry struct {
-	id, state, protocolType string
-	topics                  []string
-	totalLag                int64
-	groupType               string
-}
-
-// groupsOracleAgrees asks kadm for each group's state, protocol type (ListGroups) and total lag
-// (FetchOffsets and ListEndOffsets) and fails when the broker's answer is not what the test expects.
-type groupsOracleAgrees struct {
-	k       *acctest.Kafka
-	entries []groupsEntry
-	filter  []string
-}
-
-func (o groupsOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	listed := o.k.ListedGroups()
-	for _, e := range o.entries {
-		if got := listed[e.id]; got != [3]string{e.state, e.protocolType, e.groupType} {
-			resp.Error = fmt.Errorf("oracle (kadm ListGroups) says group %s is %v; the test expects %s/%q/%s", e.id, got,
-				e.state, e.protocolType, e.groupType)
-			return
-		}
-		if e.groupType == "share" {
-			continue // its lag is kafka-share-groups.sh's, checked by the test
-		}
-		if lag := o.k.GroupLag(e.id, o.filter...); lag != e.totalLag {
-			resp.Error = fmt.Errorf("oracle (kadm) says group %s lags %d; the test expects %d", e.id, lag, e.totalLag)
-			return
-		}
-	}
-}
-
-// check is the group's entry, with max_time_lag_ms as checked (null without fetch_timestamps) and
-// listed_because as checked. Every partition these groups own has a commit.
-func (e groupsEntry) check(maxTimeLag, because knownvalue.Check) knownvalue.Check {
-	var topics []knownvalue.Check
-	for _, t := range e.topics {
-		topics = append(topics, knownvalue.StringExact(t))
-	}
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"group_id":               knownvalue.StringExact(e.id),
-		"state":                  knownvalue.StringExact(e.state),
-		"protocol_type":          knownvalue.StringExact(e.protocolType),
-		"group_type":             knownvalue.StringExact(e.groupType),
-		"topics":                 knownvalue.ListExact(topics),
-		"listed_because":         because,
-		"uncommitted_partitions": knownvalue.Int64Exact(0),
-		"total_lag":              knownvalue.Int64Exact(e.totalLag),
-		"max_time_lag_ms":        maxTimeLag,
-	})
-}
-
-// because is listed_because as the oracle sees it when the check runs: "assigned" when kadm
-// describes a member of the group owning a partition of filter (of any topic without one),
-// "committed" when the test expects commits (topics).
-func (e groupsEntry) because(k *acctest.Kafka, filter []string) knownvalue.Check {
-	return oracleStrings{what: "listed_because of " + e.id, want: func() []string {
-		out := []string{}
-		if k.Owns(e.id, filter...) {
-			out = append(out, "assigned")
-		}
-		if len(e.topics) > 0 {
-			out = append(out, "committed")
-		}
-		return out
-	}}
-}
 
 // oracleStrings is a list of strings that want, asked when the check runs, gives.
 type oracleStrings struct {
@@ -107,24 +33,13 @@ func (c oracleStrings) CheckValue(v any) error {
 		str, _ := s.(string)
 		got = append(got, str)
 	}
-	if want := c.want(); !slices.Equal(got, want) {
-		return fmt.Errorf("%s: got %q, the oracle says %q", c.what, got, want)
+	if diff := cmp.Diff(c.want(), got, cmpopts.EquateEmpty()); diff != "" {
+		return fmt.Errorf("%s differs from the oracle (-oracle +got):\n%s", c.what, diff)
 	}
 	return nil
 }
 
 func (c oracleStrings) String() string { return c.what + " as the oracle says" }
-
-func expectGroups(k *acctest.Kafka, filter []string, want []groupsEntry) []statecheck.StateCheck {
-	var entries []knownvalue.Check
-	for _, e := range want {
-		entries = append(entries, e.check(knownvalue.Null(), e.because(k, filter)))
-	}
-	return []statecheck.StateCheck{
-		groupsOracleAgrees{k: k, entries: want, filter: filter},
-		statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact(entries)),
-	}
-}
 
 // Groups of every kind on three topics: a live classic consumer group, a live KIP-848 consumer
 // group, an admin-only commit, a Kafka Connect-like group (protocol "connect", no commits) and a
@@ -219,5 +134,222 @@ func TestAccConsumerGroups_readOnly(t *testing.T) {
 		generationAfter != generationBefore || fmt.Sprint(k.GroupCommitted(group)) != committedBefore {
 		t.Fatalf("the group changed: state %s -> %s, members %v -> %v, generation %d -> %d",
 			stateBefore, stateAfter, membersBefore, membersAfter, generationBefore, generationAfter)
+	}
+}
+
+// readerEntry is one expected entry of kafka_consumer_groups.groups for a group that reads
+// without (or besides) commits.
+type readerEntry struct {
+	id, state, protocolType, groupType string
+	topics, because                    []string
+	uncommitted                        int64
+	totalLag                           knownvalue.Check // Null() when uncommitted > 0
+}
+
+func (e readerEntry) check() knownvalue.Check {
+	strs := func(ss []string) knownvalue.Check {
+		out := []knownvalue.Check{}
+		for _, s := range ss {
+			out = append(out, knownvalue.StringExact(s))
+		}
+		return knownvalue.ListExact(out)
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"group_id":               knownvalue.StringExact(e.id),
+		"state":                  knownvalue.StringExact(e.state),
+		"protocol_type":          knownvalue.StringExact(e.protocolType),
+		"group_type":             knownvalue.StringExact(e.groupType),
+		"topics":                 strs(e.topics),
+		"listed_because":         strs(e.because),
+		"uncommitted_partitions": knownvalue.Int64Exact(e.uncommitted),
+		"total_lag":              e.totalLag,
+		"max_time_lag_ms":        knownvalue.Null(),
+	})
+}
+
+// A group whose running members own a topic's partitions and have committed nothing there (just
+// deployed; auto-commit off; offsets kept outside Kafka) still reads the topic.
+// kafka-consumer-groups.sh --describe --all-groups lists it; so does kafka_consumer_groups, as
+// "assigned", with its lag unknown (null, never 0) where the partitions hold records, and 0 where
+// they hold none (it starts there with nothing to read, wherever auto.offset.reset points).
+// Ownership and the absence of commits confirmed by kadm; a committed, caught-up group beside it.
+func TestAccConsumerGroups_assignedWithoutCommits(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		nextGen bool
+		kind    string
+	}{
+		{name: "classic", kind: "classic"},
+		{name: "consumer protocol (KIP-848)", nextGen: true, kind: "consumer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := acctest.Connect(t)
+			if tc.nextGen && !k.SupportsNextGenGroups() {
+				t.Log("the broker does not run KIP-848 consumer groups: the classic case covers this broker")
+				return
+			}
+			prefix := acctest.TopicName(t, "")
+			full := k.CreateTopic(prefix+"-full", 3, nil)
+			empty := k.CreateTopic(prefix+"-empty", 1, nil)
+			for p := range int32(3) {
+				k.Produce(full, p, 2)
+			}
+			reader, idle, done := full+"-reader", empty+"-reader", full+"-done"
+			k.AssignedConsumer(reader, tc.nextGen, full)
+			k.AssignedConsumer(idle, tc.nextGen, empty)
+			k.CommitOffsets(done, map[string]map[int32]int64{full: {0: 2, 1: 2, 2: 2}})
+			for _, g := range []string{reader, idle} {
+				if c := k.GroupCommitted(g); len(c) != 0 {
+					t.Fatalf("oracle: group %s has commits %v; the case needs none", g, c)
+				}
+			}
+			const addr = "data.kafka_consumer_group_offsets.test"
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					// The group's own read: every partition assigned, none committed; the lag unknown.
+					Config: groupConfig(t, reader, ""),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("member_count"), knownvalue.Int64Exact(1)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("uncommitted_partitions"), knownvalue.Int64Exact(3)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Null()),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact([]knownvalue.Check{
+							groupEntry{full, 0, -1, 2}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(true)),
+							groupEntry{full, 1, -1, 2}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(true)),
+							groupEntry{full, 2, -1, 2}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(true)),
+						})),
+					},
+				}, {
+					// A partition without records: no lag wherever the group starts.
+					Config: groupConfig(t, idle, ""),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("member_count"), knownvalue.Int64Exact(1)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("uncommitted_partitions"), knownvalue.Int64Exact(0)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(0)),
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact([]knownvalue.Check{
+							groupEntry{empty, 0, -1, 0}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(true)),
+						})),
+					},
+				}, {
+					Config: consumerGroupsConfig(t, fmt.Sprintf("topics = [%q, %q]", full, empty)),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact([]knownvalue.Check{
+							// sorted by id: <prefix>-empty-reader, <prefix>-full-done, <prefix>-full-reader
+							readerEntry{id: idle, state: "Stable", protocolType: "consumer", groupType: tc.kind, topics: []string{empty}, because: []string{"assigned"},
+								totalLag: knownvalue.Int64Exact(0)}.check(),
+							readerEntry{id: done, state: "Empty", groupType: "classic", protocolType: "", topics: []string{full}, because: []string{"committed"},
+								totalLag: knownvalue.Int64Exact(0)}.check(),
+							readerEntry{id: reader, state: "Stable", protocolType: "consumer", groupType: tc.kind, topics: []string{full}, because: []string{"assigned"},
+								uncommitted: 3, totalLag: knownvalue.Null()}.check(),
+						})),
+						oracleCheck(func() error {
+							for g, want := range map[string]map[string][]int32{reader: {full: {0, 1, 2}}, idle: {empty: {0}}} {
+								if got := k.Assigned(g, tc.nextGen); fmt.Sprint(got) != fmt.Sprint(want) {
+									return fmt.Errorf("oracle (kadm): group %s owns %v, the test expects %v", g, got, want)
+								}
+							}
+							return nil
+						}),
+					},
+				}},
+			})
+		})
+	}
+}
+
+// oracleCheck is a state check that asks the oracle, when it runs, whether the cluster is as the
+// test arranged it.
+type oracleCheck func() error
+
+func (f oracleCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	resp.Error = f()
+}
+
+// A streams group (KIP-1071: a Kafka Streams application, group.protocol=streams) reads the source
+// topics of its topology: its members own active tasks, and a task reads that partition of each
+// source topic. Kafka Streams commits only every commit.interval.ms: an application that has read
+// every record and committed none (an hour's interval) is listed as "assigned", its lag unknown
+// (null, never 0); one that has committed (every 100 ms) as "assigned" and "committed", caught up.
+// Tasks, commits and log ends as Kafka's kafka-streams-groups.sh --describe prints them.
+func TestAccConsumerGroups_streamsGroup(t *testing.T) {
+	k := acctest.Connect(t)
+	k.RequireStreamsGroups()
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
+	for p := range int32(3) {
+		k.Produce(topic, p, 2)
+	}
+	reader, committer := topic+"-reader", topic+"-committer"
+	waitReader, waitCommitter := k.StreamsReader(reader, topic, false), k.StreamsReader(committer, topic, true)
+	waitReader()
+	waitCommitter()
+	offsets := func(current int64) map[string]acctest.StreamsOffset {
+		out := map[string]acctest.StreamsOffset{}
+		for p := range 3 {
+			out[fmt.Sprintf("%s/%d", topic, p)] = acctest.StreamsOffset{Current: current, LogEnd: 2, Lag: 2 - max(current, 0)}
+		}
+		return out
+	}
+	want := map[string]acctest.StreamsGroup{
+		// The tool counts a partition without a commit as lagging by its whole log (OFFSET-LAG 2);
+		// CURRENT-OFFSET "-" is what says there is no commit.
+		reader:    {State: "Stable", Active: []string{"0:[0,1,2]"}, Offsets: offsets(-1)},
+		committer: {State: "Stable", Active: []string{"0:[0,1,2]"}, Offsets: offsets(2)},
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: consumerGroupsConfig(t, fmt.Sprintf("topics = [%q]", topic)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact([]knownvalue.Check{
+					// sorted by id: <topic>-committer, <topic>-reader
+					readerEntry{id: committer, state: "Stable", protocolType: "streams", groupType: "streams", topics: []string{topic},
+						because: []string{"assigned", "committed"}, totalLag: knownvalue.Int64Exact(0)}.check(),
+					readerEntry{id: reader, state: "Stable", protocolType: "streams", groupType: "streams", topics: []string{topic},
+						because: []string{"assigned"}, uncommitted: 3, totalLag: knownvalue.Null()}.check(),
+				})),
+				oracleCheck(func() error {
+					for g, w := range want {
+						if diff := cmp.Diff(w, k.DescribeStreamsGroup(g)); diff != "" {
+							return fmt.Errorf("oracle (kafka-streams-groups.sh): group %s differs from what the test expects (-want +oracle):\n%s", g, diff)
+						}
+					}
+					return nil
+				}),
+			},
+		}},
+	})
+}
+
+// BenchmarkReadTopicsSet is one kafka_consumer_groups read whose topics set names every topic of
+// a cluster of 50 or 5,000 one-partition topics, through the provider server: the framework's
+// handling of a large set argument beside the read itself. It reports the time per topic named.
+func BenchmarkReadTopicsSet(b *testing.B) {
+	for _, n := range []int{50, 5000} {
+		b.Run(fmt.Sprintf("topics=%d", n), func(b *testing.B) {
+			names := make([]string, n)
+			elems := make([]tftypes.Value, n)
+			for i := range names {
+				names[i] = fmt.Sprintf("t%05d", i)
+				elems[i] = tftypes.NewValue(tftypes.String, names[i])
+			}
+			c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, names...))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			servers := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, c.ListenAddrs()[0])})
+			srv, schemas := configuredServer(b, map[string]tftypes.Value{"bootstrap_servers": servers})
+			config := dynamicValue(b, schemas.DataSourceSchemas["kafka_consumer_groups"], map[string]tftypes.Value{
+				"topics": tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, elems)})
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: "kafka_consumer_groups", Config: config})
+				if err != nil || len(res.Diagnostics) > 0 {
+					b.Fatal(err, res.Diagnostics)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/topic")
+		})
 	}
 }

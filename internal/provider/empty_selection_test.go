@@ -12,11 +12,11 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Case C21: a group 5 offsets behind; `topics = []` (an upstream regex that matched nothing)
-// must not read as caught up. It is an error on topics while planning, and during apply when the
-// set was unknown while planning (Terraform validates the configuration again before that read;
-// Read refuses an empty set too); the same for kafka_consumer_groups, where an empty set would
-// list no reader at all.
+// A group 5 offsets behind; `topics = []` (an upstream regex that matched nothing) must not read as
+// caught up. It is an error on topics while planning, and during apply when the set was unknown
+// while planning (Terraform validates the configuration again before that read; Read refuses an
+// empty set too); the same for kafka_consumer_groups, where an empty set would list no reader at
+// all.
 func TestAccEmptyTopics_neverCaughtUp(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)

@@ -12,10 +12,10 @@ import (
 // UnsupportedVersionException, 3.x an InvalidRequestException "... which is not enabled".
 var unsupportedVersion = regexp.MustCompile(`UnsupportedVersionException|unsupported version|which is not enabled`)
 
-// TestMain checks, after every acceptance test has run, that the broker never saw a request
-// version it does not serve (case C6: Kafka 4.x removed old protocol versions, KIP-896).
-// tools/kafka.sh run exports the broker's log as KAFKA_BROKER_LOG (with KAFKA_BROKERS=N, every
-// node's log, separated like PATH).
+// TestMain checks, after every acceptance test has run, that the broker never saw a request version
+// it does not serve (Kafka 4.x removed old protocol versions, KIP-896). tools/kafka.sh run exports
+// the broker's log as KAFKA_BROKER_LOG (with KAFKA_BROKERS=N, every node's log, separated like
+// PATH).
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if logPaths := os.Getenv("KAFKA_BROKER_LOG"); code == 0 && os.Getenv("TF_ACC") != "" && logPaths != "" {

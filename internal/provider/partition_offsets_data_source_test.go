@@ -2,10 +2,10 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -26,18 +28,9 @@ data "kafka_partition_offsets" "test" {
 `, topic, partition)
 }
 
-// expectOffsets checks the data source's state and, first, that the independent oracle (kadm)
-// agrees with the expected values: the test's numbers are the broker's, not ours.
-func expectOffsets(t *testing.T, k *acctest.Kafka, address, topic string, partition int32, earliest, latest int64) []statecheck.StateCheck {
-	t.Helper()
-	return []statecheck.StateCheck{
-		oracleAgrees{t: t, k: k, topic: topic, partition: partition, earliest: earliest, latest: latest},
-		statecheck.ExpectKnownValue(address, tfjsonpath.New("earliest_offset"), knownvalue.Int64Exact(earliest)),
-		statecheck.ExpectKnownValue(address, tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(latest)),
-	}
-}
-
-func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) { // case C1
+// A partition nothing was ever written to reads earliest 0 and latest 0, never -1; after one
+// record, 0 and 1.
+func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	resource.Test(t, resource.TestCase{
@@ -56,7 +49,9 @@ func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) { // case C1
 	})
 }
 
-func TestAccPartitionOffsets_deleteRecords(t *testing.T) { // cases C2 and the issue's 8-record case
+// DeleteRecords moves earliest and leaves latest: 8 records trimmed before 3, then before 8 (an
+// empty log that keeps its end), then 2 more records and all 10 trimmed.
+func TestAccPartitionOffsets_deleteRecords(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 8)
@@ -78,7 +73,7 @@ func TestAccPartitionOffsets_deleteRecords(t *testing.T) { // cases C2 and the i
 				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 8, 8),
 			},
 			{
-				// C2 as reported: 10 records, trimmed before 4, then before 10.
+				// 10 records in all, trimmed before 10: earliest meets latest.
 				PreConfig: func() {
 					k.Produce(topic, 0, 2)
 					k.DeleteRecordsBefore(topic, 0, 4+6)
@@ -90,7 +85,8 @@ func TestAccPartitionOffsets_deleteRecords(t *testing.T) { // cases C2 and the i
 	})
 }
 
-func TestAccPartitionOffsets_C2AsReported(t *testing.T) {
+// 10 records trimmed before 4, then before 10, as a user reported it: 4 and 10, then 10 and 10.
+func TestAccPartitionOffsets_deleteRecordsUpToTheEnd(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 10)
@@ -200,7 +196,9 @@ func TestAccPartitionOffsets_internalTopic(t *testing.T) {
 	})
 }
 
-func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) { // case C3
+// A topic that does not exist is an error that names it, and reading it does not create it: the
+// cluster's topics are the same afterwards.
+func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := "typo-topic-" + strings.TrimPrefix(acctest.TopicName(t, ""), "tfacc-")
 	before := k.Topics()
@@ -216,7 +214,9 @@ func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) { // case C3
 	}
 }
 
-func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) { // case C4
+// Partition 7 of a 3-partition topic is an error that names the valid range; -1 is refused while
+// planning.
+func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
 	resource.Test(t, resource.TestCase{
@@ -235,16 +235,16 @@ func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) { // case C4
 	})
 }
 
-// Case C5 (a), (b); and a host name that does not resolve, under a timeout no test waits for:
-// the read fails at once, as for a refused port.
+// A closed port and a port that accepts TCP and never answers; and a host name that does not
+// resolve, under a timeout no test waits for: the read fails at once, as for a refused port.
 func TestAccPartitionOffsets_unreachable(t *testing.T) {
 	closed := acctest.ClosedPort(t)
 	silent := acctest.SilentListener(t)
 	for _, tc := range []struct{ name, addr, timeout, want string }{
-		{"closed port", closed, "3s", "connection refused"},
-		{"silent listener", silent, "3s", "never answered the Kafka handshake"},
-		{"HTTP server", acctest.RespondingListener(t, acctest.HTTPResponse), "3s", "answered with HTTP"},
-		{"unresolvable host", acctest.UnresolvableHost(t, "kafka-1.invalid") + ":9092", "10m", "host name lookup failed (no such host)"},
+		{name: "closed port", addr: closed, timeout: "3s", want: "connection refused"},
+		{name: "silent listener", addr: silent, timeout: "3s", want: "never answered the Kafka handshake"},
+		{name: "HTTP server", addr: acctest.RespondingListener(t, acctest.HTTPResponse), timeout: "3s", want: "answered with HTTP"},
+		{name: "unresolvable host", addr: acctest.UnresolvableHost(t, "kafka-1.invalid") + ":9092", timeout: "10m", want: "host name lookup failed (no such host)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := fmt.Sprintf(`
@@ -308,24 +308,24 @@ func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
 		name, provider, topic, partition string
 		want                             []string
 	}{
-		{"topic with a space", local, `"bad topic"`, "0", []string{"Attribute topic must use only the characters a-z, A-Z, 0-9, '.', '_' and '-'", `got: bad topic`}},
-		{"topic dot", local, `"."`, "0", []string{"Attribute topic value must be none of"}},
-		{"topic too long", local, `"` + strings.Repeat("a", 250) + `"`, "0",
-			[]string{"Attribute topic string length must be between 1 and 249, got: 250"}},
-		{"negative partition", local, `"t"`, "-1", []string{"Attribute partition value must be between 0 and 2147483647, got: -1"}},
-		{"comma-joined servers", `bootstrap_servers = ["a:9092,b:9092"]`, `"t"`, "0",
-			[]string{"Invalid bootstrap server", `"a:9092,b:9092" holds several addresses joined by commas`}},
-		{"no port", `bootstrap_servers = ["localhost"]`, `"t"`, "0", []string{`"localhost" is not host:port`}},
-		{"listener prefix", `bootstrap_servers = ["PLAINTEXT://localhost:9092"]`, `"t"`, "0", []string{`drop the "PLAINTEXT://" prefix`}},
-		{"bad port", `bootstrap_servers = ["localhost:70000"]`, `"t"`, "0", []string{`has port "70000": want a number from 1 to 65535`}},
-		{"unbracketed IPv6", `bootstrap_servers = ["::1:9092"]`, `"t"`, "0", []string{"an IPv6 host goes in brackets"}},
-		{"empty list", `bootstrap_servers = []`, `"t"`, "0", []string{"Attribute bootstrap_servers list must contain at least 1"}},
-		{"timeout without unit", local + "\n  timeout = \"10\"", `"t"`, "0", []string{"Invalid Time Duration String Value", "Given Value: 10"}},
-		{"negative timeout", local + "\n  timeout = \"-5s\"", `"t"`, "0", []string{"Invalid timeout", `"-5s" is not positive`}},
-		{"tiny timeout", local + "\n  timeout = \"1ns\"", `"t"`, "0", []string{"Invalid timeout", `"1ns" is shorter than 1s`}},
-		{"null server", `bootstrap_servers = ["localhost:9092", null]`, `"t"`, "0", []string{"bootstrap_servers", "null"}},
-		{"client_id too long", local + "\n  client_id = \"" + strings.Repeat("c", 32768) + "\"", `"t"`, "0",
-			[]string{"Attribute client_id string length must be between 1 and 32767, got: 32768"}},
+		{name: "topic with a space", provider: local, topic: `"bad topic"`, partition: "0", want: []string{"Attribute topic must use only the characters a-z, A-Z, 0-9, '.', '_' and '-'", `got: bad topic`}},
+		{name: "topic dot", provider: local, topic: `"."`, partition: "0", want: []string{"Attribute topic value must be none of"}},
+		{name: "topic too long", provider: local, topic: `"` + strings.Repeat("a", 250) + `"`, partition: "0",
+			want: []string{"Attribute topic string length must be between 1 and 249, got: 250"}},
+		{name: "negative partition", provider: local, topic: `"t"`, partition: "-1", want: []string{"Attribute partition value must be between 0 and 2147483647, got: -1"}},
+		{name: "comma-joined servers", provider: `bootstrap_servers = ["a:9092,b:9092"]`, topic: `"t"`, partition: "0",
+			want: []string{"Invalid bootstrap server", `"a:9092,b:9092" holds several addresses joined by commas`}},
+		{name: "no port", provider: `bootstrap_servers = ["localhost"]`, topic: `"t"`, partition: "0", want: []string{`"localhost" is not host:port`}},
+		{name: "listener prefix", provider: `bootstrap_servers = ["PLAINTEXT://localhost:9092"]`, topic: `"t"`, partition: "0", want: []string{`drop the "PLAINTEXT://" prefix`}},
+		{name: "bad port", provider: `bootstrap_servers = ["localhost:70000"]`, topic: `"t"`, partition: "0", want: []string{`has port "70000": want a number from 1 to 65535`}},
+		{name: "unbracketed IPv6", provider: `bootstrap_servers = ["::1:9092"]`, topic: `"t"`, partition: "0", want: []string{"an IPv6 host goes in brackets"}},
+		{name: "empty list", provider: `bootstrap_servers = []`, topic: `"t"`, partition: "0", want: []string{"Attribute bootstrap_servers list must contain at least 1"}},
+		{name: "timeout without unit", provider: local + "\n  timeout = \"10\"", topic: `"t"`, partition: "0", want: []string{"Invalid Time Duration String Value", "Given Value: 10"}},
+		{name: "negative timeout", provider: local + "\n  timeout = \"-5s\"", topic: `"t"`, partition: "0", want: []string{"Invalid timeout", `"-5s" is not positive`}},
+		{name: "tiny timeout", provider: local + "\n  timeout = \"1ns\"", topic: `"t"`, partition: "0", want: []string{"Invalid timeout", `"1ns" is shorter than 1s`}},
+		{name: "null server", provider: `bootstrap_servers = ["localhost:9092", null]`, topic: `"t"`, partition: "0", want: []string{"bootstrap_servers", "null"}},
+		{name: "client_id too long", provider: local + "\n  client_id = \"" + strings.Repeat("c", 32768) + "\"", topic: `"t"`, partition: "0",
+			want: []string{"Attribute client_id string length must be between 1 and 32767, got: 32768"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := fmt.Sprintf("provider \"kafka\" {\n  %s\n}\ndata \"kafka_partition_offsets\" \"test\" {\n  topic = %s\n  partition = %s\n}\n",
@@ -384,7 +384,8 @@ data "kafka_partition_offsets" "test" {
 	})
 }
 
-// Case C8: bootstrap_servers comes from a resource not yet created.
+// bootstrap_servers comes from a resource not yet created: nothing is dialled while planning, and
+// the data source is read at apply.
 func TestAccProvider_unknownConfiguration(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
@@ -432,26 +433,12 @@ data "kafka_partition_offsets" "test" {
 	})
 }
 
-// errorLike matches an error that holds each phrase in order; Terraform wraps long lines, so any
-// run of white space in a phrase matches any other.
-func errorLike(phrases ...string) *regexp.Regexp {
-	parts := make([]string, len(phrases))
-	for i, p := range phrases {
-		words := strings.Fields(p)
-		for j, w := range words {
-			words[j] = regexp.QuoteMeta(w)
-		}
-		parts[i] = strings.Join(words, `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
-}
-
-// Issue 9: the 200 kafka_partition_offsets of one topic that a plan reads (10 at a time,
-// Terraform's default -parallelism) share their ListOffsets requests: one request per leader and
-// lookup (earliest, max timestamp, latest) carries the partitions of every read that waits, so a
-// request holds about 10 entries with one leader, about 10/3 with three, where a read alone would
-// send requests of one. The plans run against kfake, which lets the test see each request;
-// values are those the test wrote.
+// The 200 kafka_partition_offsets of one topic that a plan reads (10 at a time, Terraform's default
+// -parallelism) share their ListOffsets requests: one request per leader and lookup (earliest, max
+// timestamp, latest) carries the partitions of every read that waits, so a request holds about 10
+// entries with one leader, about 10/3 with three, where a read alone would send requests of one.
+// The plans run against kfake, which lets the test see each request; values are those the test
+// wrote.
 func TestAccPartitionOffsets_planSharesRequests(t *testing.T) {
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	// A loaded machine (the race detector, 2 cores) splits some releases: the bounds are well
@@ -497,4 +484,224 @@ data "kafka_partition_offsets" "p" {
 	if requests == 0 || entries < least*requests {
 		t.Errorf("%d ListOffsets requests carried %d partition entries: want at least %d a request", requests, entries, least)
 	}
+}
+
+// Tests of kafka_partition_offsets' isolation_level, timestamp and max timestamp against the real
+// broker; each expected number is also asked of the broker through franz-go (acctest oracle).
+
+func isolationConfig(t *testing.T, topic, isolation string) string {
+	return acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_partition_offsets" "test" {
+  topic           = %q
+  partition       = 0
+  isolation_level = %q
+}
+`, topic, isolation)
+}
+
+// Commit 2 records, abort 1, commit 1, leave 2 open: markers take offsets, so the high watermark
+// is 9 and the last stable offset 7; once the open transaction commits, both are 10.
+func TestAccPartitionOffsets_readCommitted(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	txn := k.Transactional(topic + "-txn")
+	commit, abort := kgo.TryCommit, kgo.TryAbort
+	k.Transaction(txn, topic, 0, 2, &commit)
+	k.Transaction(txn, topic, 0, 1, &abort)
+	k.Transaction(txn, topic, 0, 1, &commit)
+	k.Transaction(txn, topic, 0, 2, nil)
+
+	latest := func(isolation int8, want int64) resource.TestStep {
+		name := map[int8]string{0: readUncommitted, 1: readCommitted}[isolation]
+		return resource.TestStep{
+			PreConfig: func() {
+				oracleSays{name + " latest", func() int64 { o, _ := k.ListOffset(topic, 0, -1, isolation); return o }, want}.check(t)
+			},
+			Config: isolationConfig(t, topic, name),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("earliest_offset"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(want)),
+			},
+		}
+	}
+	committed := latest(1, 10)
+	committed.PreConfig = func() {
+		if err := txn.EndTransaction(t.Context(), kgo.TryCommit); err != nil {
+			t.Fatal(err)
+		}
+		// The coordinator writes the commit marker after EndTransaction returns.
+		k.WaitForOffset(topic, 0, -1, 1, 10, 15*time.Second)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			latest(0, 9),
+			latest(1, 7),
+			committed,
+			latest(0, 10),
+		},
+	})
+}
+
+func timestampConfig(t *testing.T, topic string, at time.Time) string {
+	return acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_partition_offsets" "test" {
+  topic     = %q
+  partition = 0
+  timestamp = %q
+}
+`, topic, at.Format(time.RFC3339Nano))
+}
+
+// Records at T, T+1m, T+2m: before T gives 0, T+30s gives 1, T+3m gives null (the broker says -1);
+// after DeleteRecords before 1, before T gives 1.
+func TestAccPartitionOffsets_timestamp(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	base := time.Now().Add(-time.Hour).Truncate(time.Second).UTC()
+	k.ProduceAt(topic, 0, base, base.Add(time.Minute), base.Add(2*time.Minute))
+
+	step := func(at time.Time, want knownvalue.Check, oracle int64) resource.TestStep {
+		return resource.TestStep{
+			PreConfig: func() {
+				oracleSays{"offset at " + at.String(), func() int64 { o, _ := k.ListOffset(topic, 0, at.UnixMilli(), 0); return o }, oracle}.check(t)
+			},
+			Config: timestampConfig(t, topic, at),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("timestamp_offset"), want),
+				statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(3)),
+			},
+		}
+	}
+	trimmed := step(base.Add(-time.Second), knownvalue.Int64Exact(1), 1)
+	trimmed.PreConfig = func() {
+		k.DeleteRecordsBefore(topic, 0, 1)
+		oracleSays{"offset before T after trimming", func() int64 { o, _ := k.ListOffset(topic, 0, base.Add(-time.Second).UnixMilli(), 0); return o }, 1}.check(t)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(base.Add(-time.Second), knownvalue.Int64Exact(0), 0),
+			step(base.Add(30*time.Second), knownvalue.Int64Exact(1), 1),
+			step(base.Add(3*time.Minute), knownvalue.Null(), -1),
+			trimmed,
+		},
+	})
+}
+
+func TestAccPartitionOffsets_maxTimestamp(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	base := time.Date(2026, 11, 1, 12, 0, 0, 250_000_000, time.UTC)
+	check := func(offset, ts knownvalue.Check) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("max_timestamp_offset"), offset),
+			statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("max_timestamp"), ts),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					oracleSays{"max timestamp offset of an empty partition", func() int64 { o, _ := k.ListOffset(topic, 0, -3, 0); return o }, -1}.check(t)
+				},
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: check(knownvalue.Null(), knownvalue.Null()),
+			},
+			{
+				// The largest timestamp is on offset 1, not on the last record.
+				PreConfig: func() {
+					k.ProduceAt(topic, 0, base, base.Add(5*time.Minute), base.Add(time.Minute))
+					oracleSays{"max timestamp offset", func() int64 { o, _ := k.ListOffset(topic, 0, -3, 0); return o }, 1}.check(t)
+					oracleSays{"max timestamp", func() int64 { _, ts := k.ListOffset(topic, 0, -3, 0); return ts }, base.Add(5 * time.Minute).UnixMilli()}.check(t)
+				},
+				Config:            offsetsConfig(t, topic, 0),
+				ConfigStateChecks: check(knownvalue.Int64Exact(1), knownvalue.StringExact("2026-11-01T12:05:00.250Z")),
+			},
+		},
+	})
+}
+
+// A compacted topic: the log cleaner removes overwritten records, but the log start offset, and
+// so earliest_offset, stays where retention left it (0 here); Apache Kafka does not move it.
+func TestAccPartitionOffsets_compactedTopic(t *testing.T) {
+	k := acctest.Connect(t)
+	configs := map[string]*string{}
+	for key, v := range map[string]string{
+		"cleanup.policy":            "compact",
+		"segment.ms":                "100",
+		"min.cleanable.dirty.ratio": "0.01",
+		"min.compaction.lag.ms":     "0",
+		"max.compaction.lag.ms":     "100",
+		"delete.retention.ms":       "0",
+	} {
+		configs[key] = &v
+	}
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, configs)
+	k.ProduceKeyed(topic, 0, "a", "b", "a", "b", "a")
+	time.Sleep(200 * time.Millisecond) // let the segment age past segment.ms so the next write rolls it
+	k.ProduceKeyed(topic, 0, "c")
+	first := k.WaitForCompaction(topic, 0, 90*time.Second)
+	t.Logf("compaction removed offsets below %d", first)
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:            offsetsConfig(t, topic, 0),
+			ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 0, 6),
+		}},
+	})
+}
+
+// A broker older than Kafka 3.0 (kfake limited to 2.8's API versions: ListOffsets v6) cannot
+// look up the max timestamp: the other offsets are still read, max_* are null, with a warning.
+func TestAccPartitionOffsets_maxTimestampOnOldBroker(t *testing.T) {
+	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
+	c := acctest.Fake(t, kfake.SeedTopics(1, "old"), kfake.MaxVersions(kversion.V2_8_0()))
+	if err := acctest.FakeClient(t, c).ProduceSync(t.Context(), &kgo.Record{Topic: "old", Partition: 0, Value: []byte("v")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	const addr = "data.kafka_partition_offsets.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fakeOffsetsConfig(c, "old"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("earliest_offset"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_timestamp_offset"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_timestamp"), knownvalue.Null()),
+			},
+		}},
+	})
+}
+
+// Authenticated but not authorized: the broker's answer by Kafka's name, and what to grant. kfake
+// answers ListOffsets with TOPIC_AUTHORIZATION_FAILED, as a broker with ACLs does.
+func TestAccPartitionOffsets_notAuthorized(t *testing.T) {
+	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
+	c := acctest.Fake(t, kfake.SeedTopics(1, "secret"))
+	acctest.AnswerListOffsets(c, -1, acctest.ErrorCode(29 /* TOPIC_AUTHORIZATION_FAILED */))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fakeOffsetsConfig(c, "secret"),
+			ExpectError: errorLike("Kafka broker refused the request", `for topic "secret" partition 0: broker`, "answered TOPIC_AUTHORIZATION_FAILED (error code 29)",
+				`needs the ACL operation DESCRIBE on topic "secret"`),
+		}},
+	})
+}
+
+// fakeOffsetsConfig reads partition 0 of topic from the kfake cluster c.
+func fakeOffsetsConfig(c *kfake.Cluster, topic string) string {
+	return fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+}
+data "kafka_partition_offsets" "test" {
+  topic     = %q
+  partition = 0
+}
+`, c.ListenAddrs()[0], topic)
 }

@@ -33,9 +33,9 @@ func (c noCanaryInPlan) CheckPlan(_ context.Context, req plancheck.CheckPlanRequ
 	}
 }
 
-// Case C9: with TF_LOG=TRACE, a failing login (a password with a canary) and a succeeding one (a
-// client key and an OAuth client secret with canaries): the canaries appear nowhere in the
-// provider's log, Terraform's log (which also carries the diagnostics), or the plan.
+// With TF_LOG=TRACE, a failing login (a password with a canary) and a succeeding one (a client key
+// and an OAuth client secret with canaries): the canaries appear nowhere in the provider's log,
+// Terraform's log (which also carries the diagnostics), or the plan.
 func TestAccAuth_secretsNeverLogged(t *testing.T) {
 	b := acctest.Auth(t)
 	k, topic := authTopic(t)

@@ -19,32 +19,6 @@ import (
 // SASL_SSL listeners (tools/kafka.sh). Offsets are checked against kadm on the PLAINTEXT listener:
 // the same broker, the same partition, an independent client.
 
-// authTopic is a topic with 5 records of which the first 2 are deleted: earliest 2, latest 5.
-func authTopic(t *testing.T) (*acctest.Kafka, string) {
-	t.Helper()
-	k := acctest.Connect(t)
-	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
-	k.Produce(topic, 0, 5)
-	k.DeleteRecordsBefore(topic, 0, 2)
-	return k, topic
-}
-
-// authConfig is a provider block with the given address and inner blocks, and one data source.
-func authConfig(addr, blocks, topic string) string {
-	return fmt.Sprintf(`
-provider "kafka" {
-  bootstrap_servers = [%q]
-  timeout           = "20s"
-%s
-}
-
-data "kafka_partition_offsets" "test" {
-  topic     = %q
-  partition = 0
-}
-`, addr, blocks, topic)
-}
-
 func TestAccAuth_eachMechanismAndTLSMode(t *testing.T) {
 	b := acctest.Auth(t)
 	k, topic := authTopic(t)
@@ -59,20 +33,20 @@ func TestAccAuth_eachMechanismAndTLSMode(t *testing.T) {
 		"    client_secret = \"app-secret\"\n    scopes        = [\"kafka\"]\n  }\n", tokens.URL)
 	oauthStatic := fmt.Sprintf("  sasl {\n    mechanism = \"OAUTHBEARER\"\n    token     = %q\n  }\n", acctest.UnsecuredJWT(b.OAuthPrincipal, time.Hour))
 	for _, tc := range []struct{ name, addr, blocks string }{
-		{"SSL", b.SSL, tlsBlock},
-		{"SSL with server_name", b.SSL, fmt.Sprintf("  tls {\n    ca_cert     = file(%q)\n    server_name = \"localhost\"\n  }\n", b.CAFile)},
-		{"mutual TLS", b.MTLS, mtlsBlock},
-		{"mutual TLS on a listener that does not ask", b.SSL, mtlsBlock},
-		{"SASL_PLAINTEXT PLAIN", b.SASLPlaintext, userPass("plain")},
-		{"SASL_PLAINTEXT SCRAM-SHA-256", b.SASLPlaintext, userPass("scram-sha-256")},
-		{"SASL_PLAINTEXT SCRAM-SHA-512 (community spelling)", b.SASLPlaintext, userPass("scram-sha512")},
-		{"SASL_PLAINTEXT OAUTHBEARER client credentials", b.SASLPlaintext, oauthClient},
-		{"SASL_PLAINTEXT OAUTHBEARER static token", b.SASLPlaintext, oauthStatic},
-		{"SASL_SSL PLAIN", b.SASLSSL, tlsBlock + userPass("PLAIN")},
-		{"SASL_SSL SCRAM-SHA-256 (community spelling)", b.SASLSSL, tlsBlock + userPass("scram-sha256")},
-		{"SASL_SSL SCRAM-SHA-512", b.SASLSSL, tlsBlock + userPass("scram-sha-512")},
-		{"SASL_SSL OAUTHBEARER client credentials", b.SASLSSL, tlsBlock + oauthClient},
-		{"SASL_SSL OAUTHBEARER static token", b.SASLSSL, tlsBlock + oauthStatic},
+		{name: "SSL", addr: b.SSL, blocks: tlsBlock},
+		{name: "SSL with server_name", addr: b.SSL, blocks: fmt.Sprintf("  tls {\n    ca_cert     = file(%q)\n    server_name = \"localhost\"\n  }\n", b.CAFile)},
+		{name: "mutual TLS", addr: b.MTLS, blocks: mtlsBlock},
+		{name: "mutual TLS on a listener that does not ask", addr: b.SSL, blocks: mtlsBlock},
+		{name: "SASL_PLAINTEXT PLAIN", addr: b.SASLPlaintext, blocks: userPass("plain")},
+		{name: "SASL_PLAINTEXT SCRAM-SHA-256", addr: b.SASLPlaintext, blocks: userPass("scram-sha-256")},
+		{name: "SASL_PLAINTEXT SCRAM-SHA-512 (community spelling)", addr: b.SASLPlaintext, blocks: userPass("scram-sha512")},
+		{name: "SASL_PLAINTEXT OAUTHBEARER client credentials", addr: b.SASLPlaintext, blocks: oauthClient},
+		{name: "SASL_PLAINTEXT OAUTHBEARER static token", addr: b.SASLPlaintext, blocks: oauthStatic},
+		{name: "SASL_SSL PLAIN", addr: b.SASLSSL, blocks: tlsBlock + userPass("PLAIN")},
+		{name: "SASL_SSL SCRAM-SHA-256 (community spelling)", addr: b.SASLSSL, blocks: tlsBlock + userPass("scram-sha256")},
+		{name: "SASL_SSL SCRAM-SHA-512", addr: b.SASLSSL, blocks: tlsBlock + userPass("scram-sha-512")},
+		{name: "SASL_SSL OAUTHBEARER client credentials", addr: b.SASLSSL, blocks: tlsBlock + oauthClient},
+		{name: "SASL_SSL OAUTHBEARER static token", addr: b.SASLSSL, blocks: tlsBlock + oauthStatic},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
@@ -142,9 +116,9 @@ data "kafka_partition_offsets" "test" {
 func TestAccAuth_wrongPassword(t *testing.T) {
 	b := acctest.Auth(t)
 	for _, tc := range []struct{ mechanism, kafkaName, reason string }{
-		{"scram-sha-512", "SCRAM-SHA-512", "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"},
-		{"scram-sha-256", "SCRAM-SHA-256", "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-256"},
-		{"plain", "PLAIN", "Authentication failed: Invalid username or password"},
+		{mechanism: "scram-sha-512", kafkaName: "SCRAM-SHA-512", reason: "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"},
+		{mechanism: "scram-sha-256", kafkaName: "SCRAM-SHA-256", reason: "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-256"},
+		{mechanism: "plain", kafkaName: "PLAIN", reason: "Authentication failed: Invalid username or password"},
 	} {
 		t.Run(tc.mechanism, func(t *testing.T) {
 			blocks := fmt.Sprintf("  sasl {\n    mechanism = %q\n    username  = %q\n    password  = \"not-the-password\"\n  }\n", tc.mechanism, b.Username)
@@ -210,8 +184,8 @@ func TestAccAuth_mechanismNotEnabled(t *testing.T) {
 func TestAccAuth_unknownCA(t *testing.T) {
 	b := acctest.Auth(t)
 	for _, tc := range []struct{ name, blocks string }{
-		{"system roots", "  tls {}\n"},
-		{"another CA", fmt.Sprintf("  tls {\n    ca_cert = <<-EOT\n%s    EOT\n  }\n", acctest.OtherCA(t))},
+		{name: "system roots", blocks: "  tls {}\n"},
+		{name: "another CA", blocks: fmt.Sprintf("  tls {\n    ca_cert = <<-EOT\n%s    EOT\n  }\n", acctest.OtherCA(t))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
@@ -248,15 +222,15 @@ func TestAccAuth_tlsPlaintextMismatch(t *testing.T) {
 		name, addr, blocks string
 		want               []string
 	}{
-		{"TLS to the PLAINTEXT listener", plaintext, fmt.Sprintf("  tls {\n    ca_cert = file(%q)\n  }\n", b.CAFile),
-			[]string{"Cannot reach the Kafka cluster", plaintext, "TLS/plaintext mismatch", "plaintext listener"}},
-		{"TLS to the SASL_PLAINTEXT listener", b.SASLPlaintext, "  tls {}\n",
-			[]string{"Cannot reach the Kafka cluster", b.SASLPlaintext, "TLS/plaintext mismatch", "plaintext listener"}},
-		{"plaintext to the SSL listener", b.SSL, "",
-			[]string{"Cannot reach the Kafka cluster", b.SSL, "answered with TLS: a TLS/plaintext mismatch", "add a tls block"}},
-		{"plaintext SASL to the SASL_SSL listener", b.SASLSSL,
-			fmt.Sprintf("  sasl {\n    mechanism = \"plain\"\n    username  = %q\n    password  = %q\n  }\n", b.Username, b.Password),
-			[]string{"Cannot reach the Kafka cluster", b.SASLSSL, "answered with TLS: a TLS/plaintext mismatch"}},
+		{name: "TLS to the PLAINTEXT listener", addr: plaintext, blocks: fmt.Sprintf("  tls {\n    ca_cert = file(%q)\n  }\n", b.CAFile),
+			want: []string{"Cannot reach the Kafka cluster", plaintext, "TLS/plaintext mismatch", "plaintext listener"}},
+		{name: "TLS to the SASL_PLAINTEXT listener", addr: b.SASLPlaintext, blocks: "  tls {}\n",
+			want: []string{"Cannot reach the Kafka cluster", b.SASLPlaintext, "TLS/plaintext mismatch", "plaintext listener"}},
+		{name: "plaintext to the SSL listener", addr: b.SSL, blocks: "",
+			want: []string{"Cannot reach the Kafka cluster", b.SSL, "answered with TLS: a TLS/plaintext mismatch", "add a tls block"}},
+		{name: "plaintext SASL to the SASL_SSL listener", addr: b.SASLSSL,
+			blocks: fmt.Sprintf("  sasl {\n    mechanism = \"plain\"\n    username  = %q\n    password  = %q\n  }\n", b.Username, b.Password),
+			want:   []string{"Cannot reach the Kafka cluster", b.SASLSSL, "answered with TLS: a TLS/plaintext mismatch"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := strings.Replace(authConfig(tc.addr, tc.blocks, "any"), `timeout           = "20s"`, `timeout           = "30s"`, 1)
@@ -321,31 +295,31 @@ func TestAccAuth_invalidInputFailsWhilePlanning(t *testing.T) {
 		env          map[string]string
 		want         []string
 	}{
-		{"unknown mechanism", "  sasl {\n    mechanism = \"gssapi\"\n  }\n", nil,
-			[]string{"Attribute sasl.mechanism value must be one of"}},
-		{"scram without password", "  sasl {\n    mechanism = \"scram-sha-512\"\n    username = \"u\"\n  }\n", nil,
-			[]string{"Invalid SASL configuration", "sasl.password mechanism scram-sha-512 needs username and password"}},
-		{"token with scram", "  sasl {\n    mechanism = \"scram-sha-256\"\n    username = \"u\"\n    password = \"p\"\n    token = \"t\"\n  }\n", nil,
-			[]string{"sasl.token does not apply to mechanism scram-sha-256"}},
-		{"oauthbearer without a secret", "  sasl {\n    mechanism = \"oauthbearer\"\n    token_url = \"https://idp.example/token\"\n    client_id = \"c\"\n  }\n", nil,
-			[]string{"sasl.client_secret mechanism oauthbearer needs token_url, client_id and client_secret"}},
-		{"no mechanism", "  sasl {\n    username = \"u\"\n  }\n", nil, []string{"Missing SASL mechanism"}},
-		{"client_cert without client_key", fmt.Sprintf("  tls {\n    client_cert = file(%q)\n  }\n", b.ClientCertFile), nil,
-			[]string{"Client certificate without key", "tls.client_cert is set, but no client key"}},
-		{"a path where PEM belongs", "  tls {\n    ca_cert = \"/etc/ssl/ca.pem\"\n  }\n", nil,
-			[]string{"Invalid PEM", "tls.ca_cert: holds no PEM block", `file("ca.pem") reads a file`}},
-		{"certificate as key", fmt.Sprintf("  tls {\n    client_cert = file(%q)\n    client_key = file(%q)\n  }\n", b.ClientCertFile, b.ClientCertFile), nil,
-			[]string{"Invalid PEM", "tls.client_key: holds a CERTIFICATE where the private key belongs"}},
-		{"role_arn", "  sasl {\n    mechanism = \"aws-msk-iam\"\n    role_arn = \"kafka-reader\"\n  }\n", nil,
-			[]string{"must be an IAM role ARN"}},
-		{"bad KAFKA_CA_CERT", "  tls {}\n", map[string]string{EnvCACert: "/nonexistent/ca.pem"},
-			[]string{"Invalid KAFKA_CA_CERT", "holds neither PEM text"}},
-		{"KAFKA_CLIENT_CERT not a certificate", "  tls {}\n",
-			map[string]string{EnvClientCert: otherKey + "-missing", EnvClientKey: b.ClientKeyFile},
-			[]string{"Invalid KAFKA_CLIENT_CERT", "holds neither PEM text"}},
-		{"bad KAFKA_ENABLE_TLS", "", map[string]string{EnvEnableTLS: "maybe"}, []string{`KAFKA_ENABLE_TLS is "maybe": want true or false`}},
-		{"bad KAFKA_SASL_MECHANISM", "", map[string]string{EnvSASLMechanism: "kerberos"},
-			[]string{"Invalid SASL mechanism", `The environment variable KAFKA_SASL_MECHANISM is "kerberos"`}},
+		{name: "unknown mechanism", blocks: "  sasl {\n    mechanism = \"gssapi\"\n  }\n", env: nil,
+			want: []string{"Attribute sasl.mechanism value must be one of"}},
+		{name: "scram without password", blocks: "  sasl {\n    mechanism = \"scram-sha-512\"\n    username = \"u\"\n  }\n", env: nil,
+			want: []string{"Invalid SASL configuration", "sasl.password mechanism scram-sha-512 needs username and password"}},
+		{name: "token with scram", blocks: "  sasl {\n    mechanism = \"scram-sha-256\"\n    username = \"u\"\n    password = \"p\"\n    token = \"t\"\n  }\n", env: nil,
+			want: []string{"sasl.token does not apply to mechanism scram-sha-256"}},
+		{name: "oauthbearer without a secret", blocks: "  sasl {\n    mechanism = \"oauthbearer\"\n    token_url = \"https://idp.example/token\"\n    client_id = \"c\"\n  }\n", env: nil,
+			want: []string{"sasl.client_secret mechanism oauthbearer needs token_url, client_id and client_secret"}},
+		{name: "no mechanism", blocks: "  sasl {\n    username = \"u\"\n  }\n", env: nil, want: []string{"Missing SASL mechanism"}},
+		{name: "client_cert without client_key", blocks: fmt.Sprintf("  tls {\n    client_cert = file(%q)\n  }\n", b.ClientCertFile), env: nil,
+			want: []string{"Client certificate without key", "tls.client_cert is set, but no client key"}},
+		{name: "a path where PEM belongs", blocks: "  tls {\n    ca_cert = \"/etc/ssl/ca.pem\"\n  }\n", env: nil,
+			want: []string{"Invalid PEM", "tls.ca_cert: holds no PEM block", `file("ca.pem") reads a file`}},
+		{name: "certificate as key", blocks: fmt.Sprintf("  tls {\n    client_cert = file(%q)\n    client_key = file(%q)\n  }\n", b.ClientCertFile, b.ClientCertFile), env: nil,
+			want: []string{"Invalid PEM", "tls.client_key: holds a CERTIFICATE where the private key belongs"}},
+		{name: "role_arn", blocks: "  sasl {\n    mechanism = \"aws-msk-iam\"\n    role_arn = \"kafka-reader\"\n  }\n", env: nil,
+			want: []string{"must be an IAM role ARN"}},
+		{name: "bad KAFKA_CA_CERT", blocks: "  tls {}\n", env: map[string]string{EnvCACert: "/nonexistent/ca.pem"},
+			want: []string{"Invalid KAFKA_CA_CERT", "holds neither PEM text"}},
+		{name: "KAFKA_CLIENT_CERT not a certificate", blocks: "  tls {}\n",
+			env:  map[string]string{EnvClientCert: otherKey + "-missing", EnvClientKey: b.ClientKeyFile},
+			want: []string{"Invalid KAFKA_CLIENT_CERT", "holds neither PEM text"}},
+		{name: "bad KAFKA_ENABLE_TLS", blocks: "", env: map[string]string{EnvEnableTLS: "maybe"}, want: []string{`KAFKA_ENABLE_TLS is "maybe": want true or false`}},
+		{name: "bad KAFKA_SASL_MECHANISM", blocks: "", env: map[string]string{EnvSASLMechanism: "kerberos"},
+			want: []string{"Invalid SASL mechanism", `The environment variable KAFKA_SASL_MECHANISM is "kerberos"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for k, v := range tc.env {
@@ -360,8 +334,9 @@ func TestAccAuth_invalidInputFailsWhilePlanning(t *testing.T) {
 	}
 }
 
-// Like case C8, for credentials: a password known only after apply (here from a resource) builds
-// no client while planning; the data source, with depends_on, is read at apply and exact.
+// As for bootstrap_servers taken from a resource not yet created, for credentials: a password known
+// only after apply (here from a resource) builds no client while planning; the data source, with
+// depends_on, is read at apply and exact.
 func TestAccAuth_credentialsKnownOnlyAtApply(t *testing.T) {
 	b := acctest.Auth(t)
 	k, topic := authTopic(t)

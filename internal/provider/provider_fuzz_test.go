@@ -10,22 +10,14 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
 // Fuzz targets for what the provider block reads from the environment (tools/fuzz.sh runs each
 // for a bounded time in CI).
-
-// nullConfig is a provider block that sets nothing: every value comes from the environment.
-func nullConfig() providerModel {
-	return providerModel{BootstrapServers: types.ListNull(types.StringType), ClientID: types.StringNull(),
-		Timeout: timetypes.NewGoDurationNull()}
-}
 
 // controlRune returns the first control character in s, or -1: an environment value must not
 // reach a diagnostic raw, where it could forge lines.
@@ -36,20 +28,6 @@ func controlRune(s string) rune {
 		}
 	}
 	return -1
-}
-
-// checkDiagnostics fails on a diagnostic with a raw control character or off its attribute.
-func checkDiagnostics(t *testing.T, diags diag.Diagnostics, attr ...path.Path) {
-	t.Helper()
-	for _, d := range diags {
-		if r := controlRune(d.Summary() + d.Detail()); r >= 0 {
-			t.Fatalf("diagnostic holds the control character %U: %q: %q", r, d.Summary(), d.Detail())
-		}
-		wp, ok := d.(diag.DiagnosticWithPath)
-		if !ok || !slices.ContainsFunc(attr, func(p path.Path) bool { return p.Equal(wp.Path()) || wp.Path().ParentPath().Equal(p) }) {
-			t.Fatalf("diagnostic %q is not on %v", d.Summary(), attr)
-		}
-	}
 }
 
 // FuzzBootstrapServersEnv: KAFKA_BOOTSTRAP_SERVERS is a comma-separated list; each element,

@@ -12,12 +12,11 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Case C19: a share group (KIP-932) driven by Kafka's own console share consumer has
-// acknowledged 8 of the 20 records of a one-partition topic; kafka-share-groups.sh --describe
-// prints START-OFFSET 8, LAG 12. kafka_consumer_group_offsets answers the same, idle (no member:
-// not "group not found") and with a live member that reads another topic, and a gate on
-// total_lag == 0 fails. Never total_lag = 0. kafka_consumer_groups lists it among the topic's
-// readers with the same lag.
+// A share group (KIP-932) driven by Kafka's own console share consumer has acknowledged 8 of the 20
+// records of a one-partition topic; kafka-share-groups.sh --describe prints START-OFFSET 8, LAG 12.
+// kafka_consumer_group_offsets answers the same, idle (no member: not "group not found") and with a
+// live member that reads another topic, and a gate on total_lag == 0 fails. Never total_lag = 0.
+// kafka_consumer_groups lists it among the topic's readers with the same lag.
 func TestAccConsumerGroupOffsets_shareGroup(t *testing.T) {
 	k := acctest.Connect(t)
 	k.RequireShareGroups() // Kafka 3.9 has no share groups: the CI's 3.9 leg skips here

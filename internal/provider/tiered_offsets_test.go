@@ -21,16 +21,9 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
-// Tests of tiered_offsets (KIP-405): on any broker, a topic without remote storage; on the
-// broker with tiered storage (make testtiered: TestAccTieredStorage*), case C23. Expected
-// values are checked against Kafka's own kafka-get-offsets.sh first.
-
-// withoutTieredOffsets adds the three tiered-storage attributes of a partition, null, to checks.
-func withoutTieredOffsets(checks map[string]knownvalue.Check) map[string]knownvalue.Check {
-	maps.Copy(checks, map[string]knownvalue.Check{"earliest_local_offset": knownvalue.Null(),
-		"latest_tiered_offset": knownvalue.Null(), "earliest_pending_upload_offset": knownvalue.Null()})
-	return checks
-}
+// Tests of tiered_offsets (KIP-405): on any broker, a topic without remote storage; on the broker
+// with tiered storage (make testtiered: TestAccTieredStorage*), one whose closed segments have left
+// local disk. Expected values are checked against Kafka's own kafka-get-offsets.sh first.
 
 // toolSays fails the test unless kafka-get-offsets.sh --time at prints want (nil: no offset), and
 // returns the value the provider must show for it. With tooOldOK, a broker too old for the time
@@ -185,15 +178,15 @@ data "kafka_topic_offsets" "t" {
 	}
 }
 
-// Case C23: a topic with remote storage, 100 records in three segments, local.retention.bytes=1.
-// Once the broker has copied the two closed segments (offsets 0 to 91) to remote storage and
-// deleted them locally, only the active segment (92 to 99) is local: earliest local 92, latest
-// tiered 91, earliest pending upload 92 (Kafka 4.2+; null on 3.9, not asked), earliest still 0.
-// Kafka's max-timestamp lookup scans local segments only (KAFKA-17552), so max_timestamp_offset
-// is null: here the broker's answer (99) happens to be right, since a segment rolls by time only
-// for a later record, but nothing in ListOffsets tells the cases apart. A lookup by time in the
-// remote segment answers from remote storage (ListOffsets v10+ carries its timeout).
-func TestAccTieredStorage_C23(t *testing.T) {
+// A topic with remote storage, 100 records in three segments, local.retention.bytes=1. Once the
+// broker has copied the two closed segments (offsets 0 to 91) to remote storage and deleted them
+// locally, only the active segment (92 to 99) is local: earliest local 92, latest tiered 91,
+// earliest pending upload 92 (Kafka 4.2+; null on 3.9, not asked), earliest still 0. Kafka's
+// max-timestamp lookup scans local segments only (KAFKA-17552), so max_timestamp_offset is null:
+// here the broker's answer (99) happens to be right, since a segment rolls by time only for a later
+// record, but nothing in ListOffsets tells the cases apart. A lookup by time in the remote segment
+// answers from remote storage (ListOffsets v10+ carries its timeout).
+func TestAccTieredStorage_closedSegmentsOnlyRemote(t *testing.T) {
 	k := acctest.Connect(t)
 	k.RequireTieredStorage()
 	configs := map[string]*string{}

@@ -1,14 +1,18 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -74,8 +78,8 @@ func TestAccTopicOffsets_partitionsExact(t *testing.T) {
 	})
 }
 
-// Case C7: hundreds of partitions, read on every step and on the plan that terraform-plugin-testing
-// runs after each apply: same entries, same order, so no diff.
+// Hundreds of partitions, read on every step and on the plan that terraform-plugin-testing runs
+// after each apply: same entries, same order, so no diff.
 func TestAccTopicOffsets_manyPartitionsStableOrder(t *testing.T) {
 	const n = 300
 	k := acctest.Connect(t)
@@ -151,4 +155,31 @@ data "kafka_topic_offsets" "test" {
 			},
 		}},
 	})
+}
+
+// BenchmarkReadTopicOffsets10k is one kafka_topic_offsets read of a 10,000-partition topic through
+// the provider server, as Terraform asks it (ReadDataSource): the client's requests and the
+// framework's conversion of 10,000 partition objects into the state. make bench runs it; the
+// Terraform-level figures beside the kadm provider are tools/bench's.
+func BenchmarkReadTopicOffsets10k(b *testing.B) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(10000, "wide"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	servers := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, c.ListenAddrs()[0])})
+	srv, schemas := configuredServer(b, map[string]tftypes.Value{"bootstrap_servers": servers})
+	config := dynamicValue(b, schemas.DataSourceSchemas["kafka_topic_offsets"], map[string]tftypes.Value{
+		"topic": tftypes.NewValue(tftypes.String, "wide")})
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: "kafka_topic_offsets", Config: config})
+		if err != nil || len(res.Diagnostics) > 0 {
+			b.Fatal(err, res.Diagnostics)
+		}
+	}
+	b.StopTimer()
+	if _, err := srv.StopProvider(context.Background(), &tfprotov6.StopProviderRequest{}); err != nil {
+		b.Fatal(err)
+	}
 }

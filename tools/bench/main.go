@@ -1,4 +1,4 @@
-// Command bench is issue 9's Terraform-level benchmark: it plans (-cmd plan) or applies (-cmd
+// Command bench is the provider's Terraform-level benchmark: it plans (-cmd plan) or applies (-cmd
 // apply, a fresh state) N kafka_partition_offsets data sources of one topic, and one
 // kafka_topic_offsets of a 10,000-partition topic, against an in-process kfake cluster (whose
 // writes reach the client -rtt later), with this provider, with the kadm reference provider

@@ -1,6 +1,6 @@
-// Command benchref is the reference provider of issue 9's benchmark (tools/bench): the same
-// Terraform framework and the same schema for the attributes the benchmark uses, with its Kafka
-// side written on franz-go's kadm, the way a small provider would be. Test-only code: never
+// Command benchref is the reference provider of the Terraform-level benchmark (tools/bench): the
+// same Terraform framework and the same schema for the attributes the benchmark uses, with its
+// Kafka side written on franz-go's kadm, the way a small provider would be. Test-only code: never
 // released.
 package main
 

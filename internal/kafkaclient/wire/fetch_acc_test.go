@@ -14,9 +14,9 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
-// Against the real broker: records stamped T0, T0+10 s, T0+20 s in one batch per codec (case
-// C22), and the same on a LogAppendTime topic, fetched from offset 1 with these types; the record
-// and timestamp must be those franz-go's consumer gets from offset 1.
+// Against the real broker: records stamped T0, T0+10 s, T0+20 s in one batch per codec, and the
+// same on a LogAppendTime topic, fetched from offset 1 with these types; the record and timestamp
+// must be those franz-go's consumer gets from offset 1.
 func TestAccFetchNextRecord(t *testing.T) {
 	k := acctest.Connect(t)
 	logAppend := "LogAppendTime"
@@ -61,7 +61,7 @@ func TestAccFetchTransactions(t *testing.T) {
 	checkTransactions(t, acctest.BootstrapServers(t)[0], k.CreateTopic(acctest.TopicName(t, ""), 1, nil))
 }
 
-// produceBatch writes case C22's three records to one partition in one batch.
+// produceBatch writes three records stamped T0, T0+10 s and T0+20 s to one partition in one batch.
 func produceBatch(t *testing.T, topic string, partition int32, codec kgo.CompressionCodec) {
 	t.Helper()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(acctest.BootstrapServers(t)...), kgo.RecordPartitioner(kgo.ManualPartitioner()),

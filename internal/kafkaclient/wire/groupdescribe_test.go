@@ -154,15 +154,15 @@ func TestGroupDescribeRequestsReadInKmsg(t *testing.T) {
 		req  func() ([]byte, error)
 		kreq kmsg.Request
 	}{
-		{"ConsumerGroupDescribe", 1, func() ([]byte, error) {
+		{name: "ConsumerGroupDescribe", v: 1, req: func() ([]byte, error) {
 			return wire.AppendOwnRequest(nil, 1, 1, "test", &wire.ConsumerGroupDescribeRequest{GroupIDs: []string{"a", "b"}})
-		}, kmsg.NewPtrConsumerGroupDescribeRequest()},
-		{"ShareGroupDescribe", 1, func() ([]byte, error) {
+		}, kreq: kmsg.NewPtrConsumerGroupDescribeRequest()},
+		{name: "ShareGroupDescribe", v: 1, req: func() ([]byte, error) {
 			return wire.AppendOwnRequest(nil, 1, 1, "test", &wire.ShareGroupDescribeRequest{GroupIDs: []string{"a", "b"}})
-		}, kmsg.NewPtrShareGroupDescribeRequest()},
-		{"StreamsGroupDescribe", 0, func() ([]byte, error) {
+		}, kreq: kmsg.NewPtrShareGroupDescribeRequest()},
+		{name: "StreamsGroupDescribe", v: 0, req: func() ([]byte, error) {
 			return wire.AppendOwnRequest(nil, 0, 1, "test", &wire.StreamsGroupDescribeRequest{GroupIDs: []string{"a", "b"}})
-		}, kmsg.NewPtrStreamsGroupDescribeRequest()},
+		}, kreq: kmsg.NewPtrStreamsGroupDescribeRequest()},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

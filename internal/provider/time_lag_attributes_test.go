@@ -1,13 +1,12 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -17,79 +16,10 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Issue 17 on the real broker: fetch_timestamps, next_record_timestamp, time_lag_ms and
-// max_time_lag_ms. Every expected record comes from franz-go's consumer started at the group's
+// The time-lag attributes on the real broker: fetch_timestamps, next_record_timestamp, time_lag_ms
+// and max_time_lag_ms. Every expected record comes from franz-go's consumer started at the group's
 // commit (acctest.NextRecord), every offset from kadm; a time lag is checked to lie between the
 // read's earliest and latest possible time minus that record's timestamp.
-
-const groupAddr = "data.kafka_consumer_group_offsets.test"
-
-// readWindow brackets the data source's read: from is taken before the step (PreConfig), the
-// end when the check runs, after the read.
-type readWindow struct{ from time.Time }
-
-func (w *readWindow) open() { w.from = time.Now() }
-
-// lagSince checks that a time_lag_ms is the read's time minus the timestamp of next, in
-// milliseconds. next is read when the check runs: a test may learn it during the step.
-type lagSince struct {
-	w    *readWindow
-	next *acctest.Record
-}
-
-var _ knownvalue.Check = lagSince{}
-
-func (c lagSince) CheckValue(v any) error {
-	n, ok := v.(json.Number)
-	if !ok {
-		return fmt.Errorf("expected a number of milliseconds, got %T %v", v, v)
-	}
-	got, err := n.Int64()
-	if err != nil {
-		return err
-	}
-	if c.w.from.IsZero() {
-		return fmt.Errorf("the test did not open its read window (PreConfig)")
-	}
-	ts := c.next.Timestamp.UnixMilli()
-	lo, hi := c.w.from.UnixMilli()-ts, time.Now().UnixMilli()-ts
-	if got < lo || got > hi {
-		return fmt.Errorf("time lag %d ms is not the read's time minus %s: between %d and %d", got, c.String(), lo, hi)
-	}
-	return nil
-}
-
-func (c lagSince) String() string { return "the read's time minus " + rfc3339ms(c.next.Timestamp) }
-
-// timestampOf checks that a next_record_timestamp is the timestamp of next, read when the check
-// runs.
-type timestampOf struct{ next *acctest.Record }
-
-var _ knownvalue.Check = timestampOf{}
-
-func (c timestampOf) CheckValue(v any) error {
-	if got, ok := v.(string); !ok || got != c.String() {
-		return fmt.Errorf("expected %q, got %T %v", c.String(), v, v)
-	}
-	return nil
-}
-
-func (c timestampOf) String() string { return rfc3339ms(c.next.Timestamp) }
-
-// rfc3339ms writes t as the test expects a record timestamp: RFC 3339, UTC, milliseconds.
-func rfc3339ms(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
-// oracleNext is the record a consumer is given first from offset from (franz-go), which must be
-// the one the test arranged there: offset and timestamp.
-func oracleNext(t *testing.T, k *acctest.Kafka, topic string, partition int32, from int64, isolation int8, offset int64, ts time.Time) *acctest.Record {
-	t.Helper()
-	next := k.NextRecord(topic, partition, from, isolation)
-	if next == nil || next.Offset != offset || (!ts.IsZero() && !next.Timestamp.Equal(ts)) {
-		t.Fatalf("oracle: a consumer of %s/%d from %d (isolation %d) is given %+v; the test arranged offset %d at %s",
-			topic, partition, from, isolation, next, offset, ts)
-	}
-	return next
-}
 
 // oracleNone: a consumer that starts at from is given no record (caught up).
 func oracleNone(t *testing.T, k *acctest.Kafka, topic string, partition int32, from int64, isolation int8) {
@@ -98,66 +28,6 @@ func oracleNone(t *testing.T, k *acctest.Kafka, topic string, partition int32, f
 		t.Fatalf("oracle: a consumer of %s/%d from %d (isolation %d) is given %+v; the test arranged none", topic, partition,
 			from, isolation, next)
 	}
-}
-
-// timedEntry is an expected partition with fetch_timestamps: its offsets, and the record the
-// oracle gives a consumer at its commit (nil: none, caught up; ignored without a commit).
-type timedEntry struct {
-	groupEntry
-	next *acctest.Record
-}
-
-func (e timedEntry) check(w *readWindow, assigned knownvalue.Check) knownvalue.Check {
-	switch {
-	case e.committed < 0: // no commit: the age is unknown
-		return e.checkTime(knownvalue.Null(), knownvalue.Null(), assigned)
-	case e.next == nil: // caught up
-		return e.checkTime(knownvalue.Null(), knownvalue.Int64Exact(0), assigned)
-	}
-	return e.checkTime(timestampOf{e.next}, lagSince{w, e.next}, assigned)
-}
-
-// expectTimeLag checks a kafka_consumer_group_offsets read with fetch_timestamps at addr: state,
-// total_lag and partitions as expectGroup does (kadm agreeing), each partition's time attributes,
-// and max_time_lag_ms: null when a partition has no commit, else the largest time lag.
-func expectTimeLag(t *testing.T, k *acctest.Kafka, addr, group, state string, w *readWindow, entries []timedEntry) []statecheck.StateCheck {
-	t.Helper()
-	var (
-		plain       []groupEntry
-		checks      []knownvalue.Check
-		total       int64
-		uncommitted bool
-		oldest      = -1 // the entry whose next record is the oldest: it has the largest time lag
-	)
-	for i, e := range entries {
-		plain, checks = append(plain, e.groupEntry), append(checks, e.check(w, ownedOracle{k, group, e.topic, e.partition}))
-		if e.committed >= 0 && e.latest > e.committed {
-			total += e.latest - e.committed
-		}
-		switch {
-		case e.committed < 0:
-			uncommitted = true
-		case e.next != nil && (oldest < 0 || e.next.Timestamp.Before(entries[oldest].next.Timestamp)):
-			oldest = i
-		}
-	}
-	out := []statecheck.StateCheck{
-		groupOracleAgrees{t: t, k: k, group: group, entries: plain},
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact(state)),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(total)),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact(checks)),
-	}
-	maxLag := knownvalue.Check(knownvalue.Int64Exact(0)) // every partition caught up
-	switch {
-	case uncommitted:
-		maxLag = knownvalue.Null()
-	case oldest >= 0:
-		maxLag = lagSince{w, entries[oldest].next}
-		// the very value of that partition, not another computation's
-		out = append(out, statecheck.CompareValuePairs(addr, tfjsonpath.New("max_time_lag_ms"),
-			addr, tfjsonpath.New("partitions").AtSliceIndex(oldest).AtMapKey("time_lag_ms"), compare.ValuesSame()))
-	}
-	return append(out, statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_time_lag_ms"), maxLag))
 }
 
 func timeLagConfig(t *testing.T, group, extra string) string {
@@ -179,11 +49,11 @@ func testTimeLagRead(t *testing.T, k *acctest.Kafka, group string, e timedEntry,
 	})
 }
 
-// Case C22, one batch per codec: records stamped T0, T0+10 s, T0+20 s in one batch (the broker
-// keeps it whole: acctest.Batches), the group committed at 1. The record it reads next is the
-// second, so next_record_timestamp is T0+10 s exactly (not the batch's first timestamp), and
-// time_lag_ms, the group's max_time_lag_ms, the read's time minus that.
-func TestAccConsumerGroupOffsets_timeLagC22(t *testing.T) {
+// A commit in the middle of a compressed batch, one batch per codec: records stamped T0, T0+10 s,
+// T0+20 s in one batch (the broker keeps it whole: acctest.Batches), the group committed at 1. The
+// record it reads next is the second, so next_record_timestamp is T0+10 s exactly (not the batch's
+// first timestamp), and time_lag_ms, the group's max_time_lag_ms, the read's time minus that.
+func TestAccConsumerGroupOffsets_timeLagMidBatch(t *testing.T) {
 	k := acctest.Connect(t)
 	t0 := time.Now().Add(-5 * time.Minute).Truncate(time.Second).Add(250 * time.Millisecond)
 	for _, codec := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
@@ -397,4 +267,69 @@ func TestAccConsumerGroupOffsets_timeLagCompacted(t *testing.T) {
 	_, latest := k.Offsets(topic, 0)
 	next := oracleNext(t, k, topic, 0, 0, 0, 2, t0.Add(2*time.Second))
 	testTimeLagRead(t, k, group, timedEntry{groupEntry{topic, 0, 0, latest}, next})
+}
+
+// kafka_consumer_groups with fetch_timestamps: each group's max_time_lag_ms over the partitions it
+// has committed on. Four groups on two topics: behind on both (its largest time lag is the older
+// topic's next record, T0+10 s inside a batch), caught up (0), one that shares a partition with the
+// first at another offset, and one whose commit lies past the log end (null: its age is unknown, so
+// a gate on it cannot pass). The next records are the oracle's (franz-go's consumer at each
+// commit); without fetch_timestamps every value is null.
+func TestAccConsumerGroups_timeLag(t *testing.T) {
+	k := acctest.Connect(t)
+	prefix := acctest.TopicName(t, "")
+	a, b := k.CreateTopic(prefix+"-a", 1, nil), k.CreateTopic(prefix+"-b", 2, nil) // a sorts first
+	behind, caughtUp, other, pastEnd := prefix+"-behind", prefix+"-caught-up", prefix+"-other", prefix+"-past-end"
+	t0 := time.Now().Add(-20 * time.Minute).Truncate(time.Millisecond)
+	k.ProduceBatch(a, 0, "gzip", t0, t0.Add(10*time.Second), t0.Add(20*time.Second))
+	k.ProduceBatch(b, 0, "zstd", t0.Add(5*time.Minute), t0.Add(6*time.Minute))
+	k.ProduceBatch(b, 1, "none", t0.Add(7*time.Minute))
+	k.CommitOffsets(behind, map[string]map[int32]int64{a: {0: 1}, b: {0: 1, 1: 1}}) // b/1 caught up
+	k.CommitOffsets(caughtUp, map[string]map[int32]int64{a: {0: 3}, b: {0: 2}})
+	k.CommitOffsets(other, map[string]map[int32]int64{a: {0: 2}})
+	k.CommitOffsets(pastEnd, map[string]map[int32]int64{a: {0: 2}, b: {0: 9}})
+	behindNext := oracleNext(t, k, a, 0, 1, 0, 1, t0.Add(10*time.Second))
+	oracleNext(t, k, b, 0, 1, 0, 1, t0.Add(6*time.Minute)) // younger: not the group's largest
+	oracleNone(t, k, b, 1, 1, 0)
+	oracleNone(t, k, a, 0, 3, 0)
+	oracleNone(t, k, b, 0, 2, 0)
+	otherNext := oracleNext(t, k, a, 0, 2, 0, 2, t0.Add(20*time.Second))
+
+	entries := []struct {
+		groupsEntry
+		maxTimeLag knownvalue.Check
+	}{
+		{groupsEntry{behind, "Empty", "", []string{a, b}, 3, "classic"}, nil},
+		{groupsEntry{caughtUp, "Empty", "", []string{a, b}, 0, "classic"}, knownvalue.Int64Exact(0)},
+		{groupsEntry{other, "Empty", "", []string{a}, 1, "classic"}, nil},
+		{groupsEntry{pastEnd, "Empty", "", []string{a, b}, 1, "classic"}, knownvalue.Null()},
+	}
+	var w readWindow
+	entries[0].maxTimeLag, entries[2].maxTimeLag = lagSince{&w, behindNext}, lagSince{&w, otherNext}
+	var timed, plain []knownvalue.Check
+	var want []groupsEntry
+	for _, e := range entries {
+		committed := knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("committed")}) // admin commits: no member
+		timed, plain = append(timed, e.check(e.maxTimeLag, committed)), append(plain, e.check(knownvalue.Null(), committed))
+		want = append(want, e.groupsEntry)
+	}
+	args := fmt.Sprintf("group_id_regex = %q\n", regexp.QuoteMeta(prefix)+"-.*")
+	const addr = "data.kafka_consumer_groups.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: w.open,
+				Config:    consumerGroupsConfig(t, args+"fetch_timestamps = true"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					groupsOracleAgrees{k: k, entries: want},
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("groups"), knownvalue.ListExact(timed)),
+				},
+			},
+			{
+				Config:            consumerGroupsConfig(t, args),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("groups"), knownvalue.ListExact(plain))},
+			},
+		},
+	})
 }

@@ -1,12 +1,21 @@
+// Helpers that more than one test file of the package uses: record batches built byte by byte,
+// the fetch messages every version is tested with, and the transactions check.
 package wire_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
+	"net"
 	"testing"
+	"time"
 
 	"github.com/segmentio/kafka-go/compress"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // testBatch describes a v2 record batch for the tests, built byte by byte as KIP-98 lays it out
@@ -148,3 +157,99 @@ func batches(tb testing.TB, bs ...testBatch) []byte {
 
 // codecs are the compressions a batch may have, each through kafka-go's own writer.
 var codecs = []compress.Compression{compress.None, compress.Gzip, compress.Snappy, compress.Lz4, compress.Zstd}
+
+// fetchResponseAt is a response of version v with records, null records and aborted transactions.
+func fetchResponseAt(tb testing.TB, v int16) *wire.FetchResponse {
+	res := &wire.FetchResponse{ThrottleTimeMs: 1, Topics: []wire.FetchResponseTopic{{Topic: "orders", Partitions: []wire.FetchResponsePartition{
+		{Partition: 3, HighWatermark: 103, LastStableOffset: 103, LogStartOffset: 100, PreferredReadReplica: -1,
+			AbortedTransactions: []wire.FetchAbortedTransaction{{ProducerID: 7, FirstOffset: 90}},
+			Records:             batches(tb, threeRecords(100, compress.Zstd))},
+		{Partition: 4, ErrorCode: 29, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, PreferredReadReplica: -1},
+	}}}}
+	if v >= 7 {
+		res.SessionID = 0
+		res.ErrorCode = 0
+	}
+	for i := range res.Topics[0].Partitions {
+		p := &res.Topics[0].Partitions[i]
+		if v < 5 {
+			p.LogStartOffset = 0
+		}
+		if v < 11 {
+			p.PreferredReadReplica = 0
+		}
+	}
+	return res
+}
+
+// checkTransactions writes four transactions to partition 0 of topic (empty) on the broker at
+// addr, and checks what a read at offsets among them answers.
+func checkTransactions(t *testing.T, addr, topic string) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.TransactionalID(topic), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx := context.Background()
+	at := func(ms int64) *kgo.Record {
+		return &kgo.Record{Topic: topic, Timestamp: time.UnixMilli(t0 + ms), Value: []byte("v")}
+	}
+	for _, txn := range []struct {
+		records []*kgo.Record
+		commit  kgo.TransactionEndTry
+	}{
+		{[]*kgo.Record{at(0), at(1000)}, kgo.TryAbort},    // offsets 0, 1; abort marker 2
+		{[]*kgo.Record{at(2000)}, kgo.TryCommit},          // offset 3; commit marker 4
+		{[]*kgo.Record{at(3000), at(4000)}, kgo.TryAbort}, // offsets 5, 6; abort marker 7
+		{[]*kgo.Record{at(5000)}, kgo.TryCommit},          // offset 8; commit marker 9
+	} {
+		if err := cl.BeginTransaction(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.ProduceSync(ctx, txn.records...).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.EndTransaction(ctx, txn.commit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, tc := range []struct {
+		name          string
+		from          int64
+		readCommitted bool
+		want          wire.Scan
+	}{
+		{name: "read_committed, at the aborted transaction", from: 0, readCommitted: true,
+			want: wire.Scan{Found: true, Record: wire.NextRecord{Offset: 3, Timestamp: t0 + 2000}}},
+		{name: "read_uncommitted, at the aborted transaction", from: 1,
+			want: wire.Scan{Found: true, Record: wire.NextRecord{Offset: 1, Timestamp: t0 + 1000}}},
+		{name: "read_committed, at a commit marker, then an aborted transaction", from: 4, readCommitted: true,
+			want: wire.Scan{Found: true, Record: wire.NextRecord{Offset: 8, Timestamp: t0 + 5000}}},
+		{name: "read_committed, at the last marker: nothing", from: 9, readCommitted: true, want: wire.Scan{Next: 10}},
+	} {
+		for _, v := range []int16{wire.MinFetchVersion, 11} {
+			t.Run(fmt.Sprintf("%s/v%d", tc.name, v), func(t *testing.T) {
+				got, fetches := scanFrom(t, conn, v, topic, tc.from, tc.readCommitted)
+				if got != tc.want {
+					t.Fatalf("got %+v after %d fetches; want %+v", got, fetches, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// threeRecords is a batch that a group's commit may fall in the middle of: records stamped T0,
+// T0+10 s and T0+20 s at base..base+2.
+func threeRecords(base int64, codec compress.Compression) testBatch {
+	return testBatch{Base: base, FirstTimestamp: t0, MaxTimestamp: t0 + 20000, Codec: codec, ProducerID: -1, Records: []testRecord{
+		{OffsetDelta: 0, TimestampDelta: 0, Value: []byte("a")},
+		{OffsetDelta: 1, TimestampDelta: 10000, Value: []byte("b")},
+		{OffsetDelta: 2, TimestampDelta: 20000, Value: []byte("c")},
+	}}
+}
