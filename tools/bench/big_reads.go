@@ -107,7 +107,7 @@ func runDirect(read, address string) {
 	case "topics":
 		err = kadmref.TopicsOffsets(ctx, adm, func(string, int64, int64) { seen++ })
 	case "groups":
-		err = kadmref.GroupsLag(ctx, adm, func(kadm.DescribedGroupLag, []string, int64) { seen++ })
+		err = kadmref.GroupsLag(ctx, adm, func(kadm.ListedGroup, []string, int64) { seen++ })
 	default:
 		log.Fatalf("-direct: unknown read %q (topics, groups)", read)
 	}

@@ -12,7 +12,8 @@ import (
 )
 
 // The two big reads of issue 21, written the way a small kadm provider would: kadm's
-// ListStartOffsets/ListEndOffsets over every topic, and kadm's Lag over every group. Their schemas
+// ListStartOffsets/ListEndOffsets over every topic, and every group's lag from ListGroups,
+// OffsetFetch and ListOffsets (kadmref). Their schemas
 // are this provider's attributes; what kadm does not say (group_type, time lag) stays null.
 
 type topicsDS struct{ adm }
@@ -123,7 +124,7 @@ func (d *groupsDS) Read(ctx context.Context, req datasource.ReadRequest, resp *d
 		return
 	}
 	m.Groups = nil
-	err := kadmref.GroupsLag(ctx, d.adm.adm, func(l kadm.DescribedGroupLag, topics []string, lag int64) {
+	err := kadmref.GroupsLag(ctx, d.adm.adm, func(l kadm.ListedGroup, topics []string, lag int64) {
 		because := []string{}
 		if len(topics) > 0 {
 			because = append(because, "committed")
