@@ -245,7 +245,7 @@ func run(work, dir, command, logMode, address, config string) result {
 	cmd := exec.Command("terraform", append(args, "-input=false", "-no-color", "-lock=false")...)
 	cmd.Dir = tf
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(dir, "terraformrc"), "BENCH_RSS_FILE="+rssFile,
-		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "KAFKA_TIMEOUT=10m") // the big reads outlast the 30 s default on a loaded machine
 	switch logMode {
 	case "off":
 	case "trace":
