@@ -53,16 +53,22 @@ type topicsModel struct {
 }
 
 func (d *topicsDS) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m topicsModel
+	readModel(ctx, req, resp, func(m *topicsModel) error {
+		m.Topics = nil
+		return kadmref.TopicsOffsets(ctx, d.adm.adm, func(name string, partitions, messages int64) {
+			m.Topics = append(m.Topics, topicsEntry{Name: name, PartitionCount: partitions, MessageCount: messages})
+		})
+	})
+}
+
+// readModel reads the configuration into a model, lets fill complete it, and writes it to the state.
+func readModel[M any](ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, fill func(m *M) error) {
+	var m M
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m.Topics = nil
-	err := kadmref.TopicsOffsets(ctx, d.adm.adm, func(name string, partitions, messages int64) {
-		m.Topics = append(m.Topics, topicsEntry{Name: name, PartitionCount: partitions, MessageCount: messages})
-	})
-	if err != nil {
+	if err := fill(&m); err != nil {
 		resp.Diagnostics.AddError("kadm", err.Error())
 		return
 	}
@@ -118,23 +124,15 @@ type groupsModel struct {
 }
 
 func (d *groupsDS) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m groupsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.Groups = nil
-	err := kadmref.GroupsLag(ctx, d.adm.adm, func(l kadm.ListedGroup, topics []string, lag int64) {
-		because := []string{}
-		if len(topics) > 0 {
-			because = append(because, "committed")
-		}
-		m.Groups = append(m.Groups, groupsEntry{GroupID: l.Group, State: l.State, ProtocolType: l.ProtocolType,
-			GroupType: types.StringNull(), Topics: topics, ListedBecause: because, TotalLag: lag, MaxTimeLagMs: types.Int64Null()})
+	readModel(ctx, req, resp, func(m *groupsModel) error {
+		m.Groups = nil
+		return kadmref.GroupsLag(ctx, d.adm.adm, func(l kadm.ListedGroup, topics []string, lag int64) {
+			because := []string{}
+			if len(topics) > 0 {
+				because = append(because, "committed")
+			}
+			m.Groups = append(m.Groups, groupsEntry{GroupID: l.Group, State: l.State, ProtocolType: l.ProtocolType,
+				GroupType: types.StringNull(), Topics: topics, ListedBecause: because, TotalLag: lag, MaxTimeLagMs: types.Int64Null()})
+		})
 	})
-	if err != nil {
-		resp.Diagnostics.AddError("kadm", err.Error())
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
