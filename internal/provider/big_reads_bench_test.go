@@ -16,9 +16,9 @@ import (
 
 // BenchmarkReadTopicsOffsetsBig is one kafka_topics_offsets read of every topic of a cluster of
 // 1,000 topics × 100 partitions through the provider server, as Terraform asks it: what to profile
-// for issue 21's big reads (go test -bench TopicsOffsetsBig -cpuprofile, -memprofile); the
+// for the big reads (go test -bench TopicsOffsetsBig -cpuprofile, -memprofile); the
 // Terraform-level figures beside kadm are tools/bench's (-topics). BENCH_TOPICS=10000 reads
-// issue 21's 1,000,000 partitions.
+// 1,000,000 partitions.
 func BenchmarkReadTopicsOffsetsBig(b *testing.B) {
 	topics := 1000
 	if n, err := strconv.Atoi(os.Getenv("BENCH_TOPICS")); err == nil {

@@ -13,7 +13,7 @@
 // Terraform starts it more than once in a plan), not Terraform's, and the CPU time (user and
 // system) of every provider process of the plan: the part of a plan the provider can change.
 //
-// The big reads of issue 21 (-topics TxP, -groups N) are applied (their state is their output):
+// The big reads (-topics TxP, -groups N) are applied (their state is their output):
 // kafka_topics_offsets over T topics of P partitions and kafka_consumer_groups over N groups with
 // a commit each, one cluster per case shared by its runs, beside kadm's own client doing the same
 // work without Terraform (the column kadm-direct: this program run again with -direct, under the
@@ -23,7 +23,7 @@
 //
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,1ms,20ms -wide 10000 -cmd plan,apply  (make bench)
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 0 -brokers 3    (make bench: leaders spread)
-//	go run ./tools/bench -n 0 -wide 0 -topics 10000x100 -groups 20000 -runs 1    (issue 21's big reads)
+//	go run ./tools/bench -n 0 -wide 0 -topics 10000x100 -groups 20000 -runs 1    (the big reads, full size)
 package main
 
 import (

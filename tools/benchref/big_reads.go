@@ -11,7 +11,7 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/tools/benchref/kadmref"
 )
 
-// The two big reads of issue 21, written the way a small kadm provider would: kadm's
+// The two big reads, written the way a small kadm provider would: kadm's
 // ListStartOffsets/ListEndOffsets over every topic, and every group's lag from ListGroups,
 // OffsetFetch and ListOffsets (kadmref). Their schemas
 // are this provider's attributes; what kadm does not say (group_type, time lag) stays null.

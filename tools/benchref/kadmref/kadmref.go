@@ -1,6 +1,6 @@
 // Package kadmref is the Kafka side of the kadm reference (tools/benchref): the big reads as
 // franz-go's kadm does them. tools/bench also calls it directly, as kadm's own client without
-// Terraform: the lower bound of issue 21's big reads. Test-only code: never released.
+// Terraform: the lower bound of the big reads. Test-only code: never released.
 package kadmref
 
 import (
