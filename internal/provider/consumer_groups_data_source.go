@@ -3,12 +3,12 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
@@ -36,34 +36,31 @@ type consumerGroupsModel struct {
 // consumerGroupsErrorAttrs: the attributes its read errors point at (addReadError).
 var consumerGroupsErrorAttrs = readErrorAttrs{topic: path.Root("topics"), fetchTimestamps: path.Root("fetch_timestamps")}
 
-// consumerGroupsGroupAttrs is one entry of groups.
-func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) map[string]attr.Value {
-	state := types.StringNull()
-	if g.State != "" {
-		state = types.StringValue(g.State)
-	}
-	topics := make([]attr.Value, len(g.Topics))
+// consumerGroupsGroupValue is one entry of groups, as a Terraform value (setStateList).
+func consumerGroupsGroupValue(g kafkaclient.GroupSummary) tftypes.Value {
+	topics := make([]tftypes.Value, len(g.Topics))
 	for i, t := range g.Topics {
-		topics[i] = types.StringValue(t)
+		topics[i] = tftypes.NewValue(tftypes.String, t)
 	}
-	because := []attr.Value{}
+	because := []tftypes.Value{}
 	if g.Assigned {
-		because = append(because, types.StringValue("assigned"))
+		because = append(because, tftypes.NewValue(tftypes.String, "assigned"))
 	}
 	if g.Committed {
-		because = append(because, types.StringValue("committed"))
+		because = append(because, tftypes.NewValue(tftypes.String, "committed"))
 	}
-	return map[string]attr.Value{
-		"group_id":               types.StringValue(g.GroupID),
-		"state":                  state,
-		"protocol_type":          types.StringValue(g.ProtocolType),
-		"group_type":             stringOrNull(g.Type),
-		"topics":                 types.ListValueMust(types.StringType, topics),
-		"listed_because":         types.ListValueMust(types.StringType, because),
-		"uncommitted_partitions": types.Int64Value(int64(g.Uncommitted)),
-		"total_lag":              types.Int64PointerValue(g.TotalLag),
-		"max_time_lag_ms":        types.Int64PointerValue(g.MaxTimeLagMs),
-	}
+	stringList := tftypes.List{ElementType: tftypes.String}
+	return tftypes.NewValue(consumerGroupsGroupType, map[string]tftypes.Value{
+		"group_id":               tftypes.NewValue(tftypes.String, g.GroupID),
+		"state":                  tfStringOrNull(g.State),
+		"protocol_type":          tftypes.NewValue(tftypes.String, g.ProtocolType),
+		"group_type":             tfStringOrNull(g.Type),
+		"topics":                 tftypes.NewValue(stringList, topics),
+		"listed_because":         tftypes.NewValue(stringList, because),
+		"uncommitted_partitions": tftypes.NewValue(tftypes.Number, int64(g.Uncommitted)),
+		"total_lag":              tfInt64OrNull(g.TotalLag),
+		"max_time_lag_ms":        tfInt64OrNull(g.MaxTimeLagMs),
+	})
 }
 
 // consumerGroupsGroupObject is the schema of one entry of groups, and so its element type.
@@ -104,6 +101,9 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +
 		"over the same partitions; `null` too when `uncommitted_partitions` is above 0. " + maxTimeLagMsDescription},
 }}
+
+// consumerGroupsGroupType is the Terraform type of one entry of groups.
+var consumerGroupsGroupType = nestedObjectType(consumerGroupsGroupObject)
 
 // consumerGroupsEmptyTopics is what `topics = []` would have meant here.
 var consumerGroupsEmptyTopics = emptyTopics{
@@ -174,10 +174,10 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 		addReadError(&resp.Diagnostics, err, consumerGroupsErrorAttrs)
 		return
 	}
-	m.Groups = nestedList(consumerGroupsGroupObject, res, consumerGroupsGroupAttrs, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+	groups := make([]tftypes.Value, len(res))
+	for i, g := range res {
+		groups[i] = consumerGroupsGroupValue(g)
 	}
 	tflog.Debug(ctx, "read consumer groups", map[string]any{"groups": len(res)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	setStateList(&resp.State, "groups", consumerGroupsGroupType, groups)
 }

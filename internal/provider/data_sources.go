@@ -12,7 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // DataSources lists every data source the provider serves, one file each.
@@ -60,10 +62,7 @@ const providerUnknownDetail = "The kafka provider's configuration depends on val
 // field of every item: for kafka_topic_offsets on 10,000 partitions that doubled the provider's
 // CPU time in a plan (make bench).
 func nestedList[T any](elem schema.NestedAttributeObject, items []T, attrs func(T) map[string]attr.Value, diags *diag.Diagnostics) types.List {
-	elemType := types.ObjectType{AttrTypes: make(map[string]attr.Type, len(elem.Attributes))}
-	for name, a := range elem.Attributes {
-		elemType.AttrTypes[name] = a.GetType()
-	}
+	elemType := nestedAttrType(elem)
 	values := make([]attr.Value, len(items))
 	for i, item := range items {
 		v, d := types.ObjectValue(elemType.AttrTypes, attrs(item))
@@ -73,4 +72,49 @@ func nestedList[T any](elem schema.NestedAttributeObject, items []T, attrs func(
 	list, d := types.ListValue(elemType, values)
 	diags.Append(d...)
 	return list
+}
+
+// nestedAttrType is the object type of a nested attribute's entries, from its schema.
+func nestedAttrType(elem schema.NestedAttributeObject) types.ObjectType {
+	elemType := types.ObjectType{AttrTypes: make(map[string]attr.Type, len(elem.Attributes))}
+	for name, a := range elem.Attributes {
+		elemType.AttrTypes[name] = a.GetType()
+	}
+	return elemType
+}
+
+// nestedObjectType is the Terraform type of a nested attribute's entries (setStateList).
+func nestedObjectType(elem schema.NestedAttributeObject) tftypes.Type {
+	return nestedAttrType(elem).TerraformType(context.Background())
+}
+
+// setStateList sets the list attribute name of a data source's state, which the framework starts
+// as a copy of the configuration, to elems, and leaves the other attributes as configured. It
+// builds the Terraform value itself, not attr.Values for State.Set to convert: for
+// kafka_consumer_groups over 20,000 groups that conversion was most of the provider's own CPU
+// time and heap (tools/bench/README.md). A value that does not fit the schema panics, as
+// types.ListValueMust does: the types come from the schema, so that is a bug here.
+func setStateList(state *tfsdk.State, name string, elemType tftypes.Type, elems []tftypes.Value) {
+	attrs := map[string]tftypes.Value{}
+	if err := state.Raw.As(&attrs); err != nil {
+		panic("a data source's state is not an object: " + err.Error())
+	}
+	attrs[name] = tftypes.NewValue(tftypes.List{ElementType: elemType}, elems)
+	state.Raw = tftypes.NewValue(state.Raw.Type(), attrs)
+}
+
+// tfStringOrNull is stringOrNull as a Terraform value.
+func tfStringOrNull(s string) tftypes.Value {
+	if s == "" {
+		return tftypes.NewValue(tftypes.String, nil)
+	}
+	return tftypes.NewValue(tftypes.String, s)
+}
+
+// tfInt64OrNull is types.Int64PointerValue as a Terraform value.
+func tfInt64OrNull(v *int64) tftypes.Value {
+	if v == nil {
+		return tftypes.NewValue(tftypes.Number, nil)
+	}
+	return tftypes.NewValue(tftypes.Number, *v)
 }

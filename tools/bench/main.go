@@ -13,18 +13,30 @@
 // Terraform starts it more than once in a plan), not Terraform's, and the CPU time (user and
 // system) of every provider process of the plan: the part of a plan the provider can change.
 //
+// The big reads (-topics TxP, -groups N) are applied (their state is their output):
+// kafka_topics_offsets over T topics of P partitions and kafka_consumer_groups over N groups with
+// a commit each, one cluster per case shared by its runs, beside kadm's own client doing the same
+// work without Terraform (the column kadm-direct: this program run again with -direct, under the
+// same /usr/bin/time), and the size of the data source's state JSON (its attributes in
+// terraform.tfstate). -log off,trace runs the partition cases in the default environment and with
+// TF_LOG=TRACE (to a file, TF_LOG_PATH): what a user pays for logging.
+//
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,1ms,20ms -wide 10000 -cmd plan,apply  (make bench)
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 0 -brokers 3    (make bench: leaders spread)
+//	go run ./tools/bench -n 0 -wide 0 -topics 10000x100 -groups 20000 -runs 1    (the big reads, full size)
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,15 +47,23 @@ import (
 )
 
 var (
-	n         = flag.Int("n", 200, "kafka_partition_offsets data sources in the partition case")
+	ns        = flag.String("n", "200", "kafka_partition_offsets data sources in the partition cases, comma-separated (0: no such case)")
 	wide      = flag.Int("wide", 10000, "partitions of the topic in the kafka_topic_offsets case (0: no such case)")
+	topicsF   = flag.String("topics", "", "TOPICSxPARTITIONS of the kafka_topics_offsets case, e.g. 10000x100 (empty: no such case)")
+	groups    = flag.Int("groups", 0, "groups, each with one commit, of the kafka_consumer_groups case (0: no such case)")
 	brokers   = flag.Int("brokers", 1, "brokers of the kfake cluster; partition leaders are spread over them")
 	runs      = flag.Int("runs", 3, "plans per case and provider (the median is printed)")
 	rtts      = flag.String("rtt", "0,20ms", "simulated round trips, comma-separated")
 	providers = flag.String("providers", "this,kadm",
 		"providers to compare: this, kadm (the reference), or NAME=DIR (this provider built from the checkout in DIR, e.g. another branch)")
-	commands = flag.String("cmd", "plan", "Terraform commands to measure, comma-separated: plan, apply")
+	commands = flag.String("cmd", "plan", "Terraform commands to measure in the partition cases, comma-separated: plan, apply")
+	logs     = flag.String("log", "off", "logging of the partition cases, comma-separated: off (the default environment), trace (TF_LOG=TRACE to a file)")
+	direct   = flag.String("direct", "", "internal: run kadm's own client on the big read named (topics, groups) against -addr, and exit")
+	addr     = flag.String("addr", "", "internal: the cluster of -direct")
 )
+
+// directName is the column of kadm's own client in the big reads.
+const directName = "kadm-direct"
 
 type result struct {
 	wall        time.Duration
@@ -51,11 +71,26 @@ type result struct {
 	cpu         time.Duration // of the provider processes, user and system
 	connections int64
 	requests    map[int16]int
+	stateBytes  int // of the data sources' attributes in terraform.tfstate (apply only)
+}
+
+// scenario is one case: its configuration, the cluster it reads, and how it is run.
+type scenario struct {
+	name, config string
+	seed         []kfake.Opt
+	prepare      func(c *kfake.Cluster) // commits the case needs, before any run
+	commands     []string
+	logs         []string
+	direct       string // the -direct read of kadm's own client beside it, if any
 }
 
 func main() {
 	flag.Parse()
 	log.SetFlags(0)
+	if *direct != "" {
+		runDirect(*direct, *addr)
+		return
+	}
 	work, err := os.MkdirTemp("", "tfbench")
 	if err != nil {
 		log.Fatal(err)
@@ -68,42 +103,101 @@ func main() {
 		bins[name] = build(work, name, dir)
 		names = append(names, name)
 	}
-	type scenario struct {
-		name, config string
-	}
-	scenarios := []scenario{
-		{fmt.Sprintf("%d kafka_partition_offsets of one topic", *n),
-			fmt.Sprintf("data \"kafka_partition_offsets\" \"p\" {\n  count     = %d\n  topic     = \"bench\"\n  partition = count.index\n}\n", *n)},
-		{fmt.Sprintf("kafka_topic_offsets on %d partitions", *wide), "data \"kafka_topic_offsets\" \"t\" {\n  topic = \"wide\"\n}\n"},
-	}
-	if *wide == 0 {
-		scenarios = scenarios[:1]
-	}
 	for _, rttS := range strings.Split(*rtts, ",") {
 		rtt, err := time.ParseDuration(rttS)
 		if err != nil {
 			log.Fatalf("-rtt: %v", err)
 		}
-		for _, sc := range scenarios {
-			for _, command := range strings.Split(*commands, ",") {
-				fmt.Printf("\n### %s, %d broker(s), round trip %s (medians of %d runs of terraform %s)\n\n",
-					sc.name, *brokers, rtt, *runs, command)
-				// Runs alternate between the providers, so that all see the same load of a shared
-				// machine.
-				all := map[string][]result{}
-				for i := 0; i < *runs; i++ {
-					for _, p := range names {
-						all[p] = append(all[p], run(work, bins[p], command, rtt, sc.config))
-					}
-				}
-				med := map[string]result{}
-				for _, p := range names {
-					med[p] = median(all[p])
-				}
-				printTable(med, names, command)
-			}
+		for _, sc := range scenarios() {
+			measure(work, sc, rtt, names, bins)
 		}
 	}
+}
+
+// scenarios are the cases the flags ask for.
+func scenarios() []scenario {
+	cmds, logModes := strings.Split(*commands, ","), strings.Split(*logs, ",")
+	var out []scenario
+	for _, nS := range strings.Split(*ns, ",") {
+		n, err := strconv.Atoi(nS)
+		if err != nil {
+			log.Fatalf("-n: %v", err)
+		}
+		if n == 0 {
+			continue
+		}
+		out = append(out, scenario{name: fmt.Sprintf("%d kafka_partition_offsets of one topic", n),
+			config:   fmt.Sprintf("data \"kafka_partition_offsets\" \"p\" {\n  count     = %d\n  topic     = \"bench\"\n  partition = count.index\n}\n", n),
+			seed:     []kfake.Opt{kfake.SeedTopics(int32(n), "bench")},
+			commands: cmds, logs: logModes})
+	}
+	if *wide > 0 {
+		out = append(out, scenario{name: fmt.Sprintf("kafka_topic_offsets on %d partitions", *wide),
+			config:   "data \"kafka_topic_offsets\" \"t\" {\n  topic = \"wide\"\n}\n",
+			seed:     []kfake.Opt{kfake.SeedTopics(int32(*wide), "wide")},
+			commands: cmds, logs: []string{"off"}})
+	}
+	if *topicsF != "" {
+		out = append(out, topicsScenario(*topicsF))
+	}
+	if *groups > 0 {
+		out = append(out, groupsScenario(*groups))
+	}
+	return out
+}
+
+// measure runs sc with each provider on one cluster, for each command and logging, and prints
+// the medians.
+func measure(work string, sc scenario, rtt time.Duration, names []string, bins map[string]string) {
+	dl := &acctest.DelayedListener{Delay: rtt}
+	c, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(*brokers), kfake.ListenFn(dl.Listen)}, sc.seed...)...)
+	must(err)
+	defer c.Close()
+	if sc.prepare != nil {
+		sc.prepare(c)
+	}
+	counts := acctest.CountRequests(c)
+	columns := names
+	if sc.direct != "" {
+		columns = append(slices.Clone(names), directName)
+	}
+	for _, logMode := range sc.logs {
+		for _, command := range sc.commands {
+			fmt.Printf("\n### %s, %d broker(s), round trip %s, logging %s (medians of %d runs of terraform %s)\n\n",
+				sc.name, *brokers, rtt, logMode, *runs, command)
+			// Runs alternate between the providers, so that all see the same load of a shared
+			// machine.
+			all := map[string][]result{}
+			for i := 0; i < *runs; i++ {
+				for _, p := range columns {
+					before, accepted := counts(), dl.Accepted.Load()
+					var r result
+					if p == directName {
+						r = runDirectMeasured(work, sc.direct, c.ListenAddrs()[0])
+					} else {
+						r = run(work, bins[p], command, logMode, c.ListenAddrs()[0], sc.config)
+					}
+					r.connections = dl.Accepted.Load() - accepted
+					r.requests = minus(counts(), before)
+					all[p] = append(all[p], r)
+				}
+			}
+			med := map[string]result{}
+			for _, p := range columns {
+				med[p] = median(all[p])
+			}
+			printTable(med, columns, command)
+		}
+	}
+}
+
+// minus is the requests counted between two snapshots.
+func minus(after, before map[int16]int) map[int16]int {
+	out := maps.Clone(after)
+	for k, v := range before {
+		out[k] -= v
+	}
+	return out
 }
 
 // build compiles a provider (from the checkout in src, if any) into
@@ -134,19 +228,13 @@ func build(work, name, src string) string {
 	return dir
 }
 
-// run starts a fresh kfake cluster, runs terraform command (plan, or apply of a fresh state) on
-// config with the provider in dir and measures it.
-func run(work, dir, command string, rtt time.Duration, config string) result {
-	dl := &acctest.DelayedListener{Delay: rtt}
-	c, err := kfake.NewCluster(kfake.NumBrokers(*brokers), kfake.SeedTopics(int32(*n), "bench"),
-		kfake.SeedTopics(int32(max(*wide, 1)), "wide"), kfake.ListenFn(dl.Listen))
-	must(err)
-	defer c.Close()
-	counts := acctest.CountRequests(c)
+// run runs terraform command (plan, or apply of a fresh state) on config with the provider in dir
+// against the cluster at address and measures it.
+func run(work, dir, command, logMode, address, config string) result {
 	tf, err := os.MkdirTemp(work, "plan")
 	must(err)
 	defer func() { _ = os.RemoveAll(tf) }()
-	providerBlock := fmt.Sprintf("provider \"kafka\" {\n  bootstrap_servers = [%q]\n}\n", c.ListenAddrs()[0])
+	providerBlock := fmt.Sprintf("provider \"kafka\" {\n  bootstrap_servers = [%q]\n}\n", address)
 	head := "terraform {\n  required_providers {\n    kafka = { source = \"kafka-offsets/kafka\" }\n  }\n}\n"
 	must(os.WriteFile(filepath.Join(tf, "main.tf"), []byte(head+providerBlock+config), 0o644))
 	rssFile := filepath.Join(tf, "rss")
@@ -157,16 +245,33 @@ func run(work, dir, command string, rtt time.Duration, config string) result {
 	cmd := exec.Command("terraform", append(args, "-input=false", "-no-color", "-lock=false")...)
 	cmd.Dir = tf
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(dir, "terraformrc"), "BENCH_RSS_FILE="+rssFile,
-		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "KAFKA_TIMEOUT=10m") // the big reads outlast the 30 s default on a loaded machine
+	switch logMode {
+	case "off":
+	case "trace":
+		cmd.Env = append(cmd.Env, "TF_LOG=TRACE", "TF_LOG_PATH="+filepath.Join(tf, "terraform.log"))
+	default:
+		log.Fatalf("-log: unknown logging %q (off, trace)", logMode)
+	}
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	wall := time.Since(start)
 	if err != nil {
 		log.Fatalf("terraform %s with %s: %v\n%s", command, dir, err, out)
 	}
-	res := result{wall: wall, connections: dl.Accepted.Load()}
-	res.requests = counts()
-	data, _ := os.ReadFile(rssFile)
+	res := timeFile(rssFile)
+	res.wall = wall
+	if command == "apply" {
+		res.stateBytes = stateSize(filepath.Join(tf, "terraform.tfstate"))
+	}
+	return res
+}
+
+// timeFile reads the lines /usr/bin/time -f '%M %U %S' appended to file: the largest peak RSS
+// and the sum of the CPU times.
+func timeFile(file string) result {
+	var res result
+	data, _ := os.ReadFile(file)
 	for _, line := range strings.Split(string(data), "\n") {
 		var kib int
 		var user, sys float64
@@ -179,35 +284,56 @@ func run(work, dir, command string, rtt time.Duration, config string) result {
 	return res
 }
 
+// stateSize is the size of the data sources' attributes in a state file, as compact JSON.
+func stateSize(file string) int {
+	data, err := os.ReadFile(file)
+	must(err)
+	var state struct {
+		Resources []struct {
+			Instances []struct {
+				Attributes json.RawMessage `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	must(json.Unmarshal(data, &state))
+	size := 0
+	for _, r := range state.Resources {
+		for _, in := range r.Instances {
+			compact, err := json.Marshal(in.Attributes) // RawMessage: compacted
+			must(err)
+			size += len(compact)
+		}
+	}
+	return size
+}
+
 // median keeps, for each figure, its median over rs.
 func median(rs []result) result {
 	mid := len(rs) / 2
 	out := result{requests: map[int16]int{}}
-	walls := make([]time.Duration, len(rs))
-	rss := make([]int, len(rs))
-	cpus := make([]time.Duration, len(rs))
-	conns := make([]int64, len(rs))
-	for i, r := range rs {
-		walls[i], rss[i], cpus[i], conns[i] = r.wall, r.rssKiB, r.cpu, r.connections
-	}
-	slices.Sort(walls)
-	slices.Sort(rss)
-	slices.Sort(cpus)
-	slices.Sort(conns)
-	out.wall, out.rssKiB, out.cpu, out.connections = walls[mid], rss[mid], cpus[mid], conns[mid]
-	for _, k := range []kmsg.Key{kmsg.ApiVersions, kmsg.Metadata, kmsg.ListOffsets, kmsg.SASLHandshake} {
-		vs := make([]int, len(rs))
+	pick := func(f func(r result) int64) int64 {
+		vs := make([]int64, len(rs))
 		for i, r := range rs {
-			vs[i] = r.requests[int16(k)]
+			vs[i] = f(r)
 		}
 		slices.Sort(vs)
-		out.requests[int16(k)] = vs[mid]
+		return vs[mid]
+	}
+	out.wall = time.Duration(pick(func(r result) int64 { return int64(r.wall) }))
+	out.cpu = time.Duration(pick(func(r result) int64 { return int64(r.cpu) }))
+	out.rssKiB = int(pick(func(r result) int64 { return int64(r.rssKiB) }))
+	out.connections = pick(func(r result) int64 { return r.connections })
+	out.stateBytes = int(pick(func(r result) int64 { return int64(r.stateBytes) }))
+	for _, r := range rs {
+		for k := range r.requests {
+			out.requests[k] = int(pick(func(r result) int64 { return int64(r.requests[k]) }))
+		}
 	}
 	return out
 }
 
 // printTable prints the medians of each provider and, when there are several, the ratio of each
-// to the last one (the reference: kadm, in the default order).
+// to the last one (the reference: kadm, or kadm's own client in the big reads).
 func printTable(med map[string]result, names []string, command string) {
 	ref, others := names[len(names)-1], names[:len(names)-1]
 	fmt.Printf("| | %s |", strings.Join(names, " | "))
@@ -230,12 +356,29 @@ func printTable(med map[string]result, names []string, command string) {
 		fmt.Println()
 	}
 	row("connections opened", func(r result) float64 { return float64(r.connections) }, "%.0f")
-	for _, k := range []kmsg.Key{kmsg.ApiVersions, kmsg.Metadata, kmsg.ListOffsets} {
-		row(k.Name()+" requests", func(r result) float64 { return float64(r.requests[int16(k)]) }, "%.0f")
+	keys := map[int16]bool{int16(kmsg.ApiVersions): true, int16(kmsg.Metadata): true, int16(kmsg.ListOffsets): true}
+	for _, r := range med {
+		for k, v := range r.requests {
+			keys[k] = keys[k] || v > 0
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if keys[k] {
+			row(kmsg.NameForKey(k)+" requests", func(r result) float64 { return float64(r.requests[k]) }, "%.0f")
+		}
 	}
 	row(command+" wall time (s)", func(r result) float64 { return r.wall.Seconds() }, "%.2f")
 	row("provider CPU time (s)", func(r result) float64 { return r.cpu.Seconds() }, "%.2f")
 	row("provider peak RSS (MiB)", func(r result) float64 { return float64(r.rssKiB) / 1024 }, "%.1f")
+	if med[names[0]].stateBytes > 0 {
+		row("state JSON (MiB)", func(r result) float64 { return float64(r.stateBytes) / (1 << 20) }, "%.2f")
+		row("peak RSS / state JSON", func(r result) float64 {
+			if r.stateBytes == 0 {
+				return 0
+			}
+			return float64(r.rssKiB) * 1024 / float64(r.stateBytes)
+		}, "%.1f")
+	}
 }
 
 func must(err error) {

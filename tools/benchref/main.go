@@ -65,6 +65,8 @@ func (p *refProvider) DataSources(context.Context) []func() datasource.DataSourc
 	return []func() datasource.DataSource{
 		func() datasource.DataSource { return &partitionDS{} },
 		func() datasource.DataSource { return &topicDS{} },
+		func() datasource.DataSource { return &topicsDS{} },
+		func() datasource.DataSource { return &groupsDS{} },
 	}
 }
 

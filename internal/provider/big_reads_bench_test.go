@@ -1,0 +1,80 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// BenchmarkReadTopicsOffsetsBig is one kafka_topics_offsets read of every topic of a cluster of
+// 1,000 topics × 100 partitions through the provider server, as Terraform asks it: what to profile
+// for the big reads (go test -bench TopicsOffsetsBig -cpuprofile, -memprofile); the
+// Terraform-level figures beside kadm are tools/bench's (-topics). BENCH_TOPICS=10000 reads
+// 1,000,000 partitions.
+func BenchmarkReadTopicsOffsetsBig(b *testing.B) {
+	topics := 1000
+	if n, err := strconv.Atoi(os.Getenv("BENCH_TOPICS")); err == nil {
+		topics = n
+	}
+	names := make([]string, topics)
+	for i := range names {
+		names[i] = fmt.Sprintf("t%05d", i)
+	}
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(100, names...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	benchRead(b, c, "kafka_topics_offsets", map[string]tftypes.Value{})
+}
+
+// BenchmarkReadConsumerGroupsBig is one kafka_consumer_groups read of 5,000 groups, each with a
+// commit on one partition of a 100-partition topic, through the provider server (tools/bench
+// -groups for the Terraform-level figures).
+func BenchmarkReadConsumerGroupsBig(b *testing.B) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(100, "commits"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()[0]))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	for i := range 5000 {
+		var os kadm.Offsets
+		os.Add(kadm.Offset{Topic: "commits", Partition: int32(i % 100), At: 0, LeaderEpoch: -1})
+		if err := adm.CommitAllOffsets(context.Background(), fmt.Sprintf("g%05d", i), os); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchRead(b, c, "kafka_consumer_groups", map[string]tftypes.Value{})
+}
+
+// benchRead reads the data source typeName with config from a provider configured for c, b.N times.
+func benchRead(b *testing.B, c *kfake.Cluster, typeName string, config map[string]tftypes.Value) {
+	servers := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, c.ListenAddrs()[0])})
+	srv, schemas := configuredServer(b, map[string]tftypes.Value{"bootstrap_servers": servers})
+	cfg := dynamicValue(b, schemas.DataSourceSchemas[typeName], config)
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: cfg})
+		if err != nil || len(res.Diagnostics) > 0 {
+			b.Fatal(err, res.Diagnostics)
+		}
+	}
+	b.StopTimer()
+	if _, err := srv.StopProvider(context.Background(), &tfprotov6.StopProviderRequest{}); err != nil {
+		b.Fatal(err)
+	}
+}
