@@ -148,7 +148,7 @@ func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, lead
 // collect takes from each leader's round the answers of the read's partitions, one per lookup
 // asked of it, into a slice per topic. It reports the first error of any answer (firstError).
 func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[leader]*round) (map[string][]PartitionOffsets, error) {
-	out := make(map[string][]PartitionOffsets)
+	out := sizedByTopic(asks)
 	var errs []error
 	for l, r := range rounds {
 		for _, tp := range asks[l].partitions {
@@ -166,6 +166,22 @@ func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[le
 		}
 	}
 	return out, firstError(errs)
+}
+
+// sizedByTopic is an empty slice per topic of asks, with room for its partitions: grown
+// partition by partition, the slices of a big read cost twice their size.
+func sizedByTopic(asks map[leader]leaderAsk) map[string][]PartitionOffsets {
+	counts := map[string]int{}
+	for _, a := range asks {
+		for _, tp := range a.partitions {
+			counts[tp.topic]++
+		}
+	}
+	out := make(map[string][]PartitionOffsets, len(counts))
+	for topic, n := range counts {
+		out[topic] = make([]PartitionOffsets, 0, n)
+	}
+	return out
 }
 
 // settleAll settles each partition's answers (settle), in place, and sorts each topic's by
