@@ -116,13 +116,35 @@ type answer struct {
 	err               error
 }
 
+// entries are the partitions of one ListOffsets request of a round, each asked once, and their
+// answers: held by value in one slice, with an index, since a big read asks for a million.
+type entries struct {
+	index map[askKey]int // into asked
+	asked []entry
+}
+
+// entry is one partition of a request and its answer.
+type entry struct {
+	askKey
+	answer
+	answered bool // the response had the partition (record)
+}
+
+// add asks for tp, unless it is asked already.
+func (es *entries) add(tp askKey) {
+	if _, ok := es.index[tp]; !ok {
+		es.index[tp] = len(es.asked)
+		es.asked = append(es.asked, entry{askKey: tp})
+	}
+}
+
 // round is what one leader is asked at once.
 type round struct {
 	reads    int       // how many reads joined
 	released bool      // it may leave (coalescer.release); reads still join until it is sent
 	sent     bool      // it left: its requests are out, or failed
 	started  time.Time // when its first read joined
-	asks     map[lookupKey]map[askKey]*answer
+	asks     map[lookupKey]*entries
 	listings map[lookupKey]listing // how to send and read each request: the first read's listing
 	deadline time.Time             // the latest deadline of its reads: how long the answers are worth waiting for
 	done     chan struct{}         // closed when every answer (or error) is in
@@ -173,9 +195,14 @@ func (co *coalescer) ended(ctx context.Context, l leader, partitions []topicPart
 	return &ReadEndedError{Op: op, Broker: describeBroker(l.address, int(l.id)), Sent: sent, Err: ctx.Err()}
 }
 
-// answer is the entry of partition tp in r's request k.
+// answer is the entry of partition tp in r's request k; nil if tp was not asked.
 func (r *round) answer(k lookupKey, tp topicPartition) *answer {
-	return r.asks[k][askKey{tp.topic, int32(tp.partition)}]
+	es := r.asks[k]
+	i, ok := es.index[askKey{tp.topic, int32(tp.partition)}]
+	if !ok {
+		return nil
+	}
+	return &es.asked[i].answer
 }
 
 // enqueue adds a read's listings for partitions, led by l, to l's pending round and returns that
@@ -202,7 +229,7 @@ func (co *coalescer) enqueue(ctx context.Context, l leader, partitions []topicPa
 	q.leader = l // the latest metadata's id for the address
 	r := q.pending
 	if r == nil {
-		r = &round{started: time.Now(), asks: map[lookupKey]map[askKey]*answer{},
+		r = &round{started: time.Now(), asks: map[lookupKey]*entries{},
 			listings: map[lookupKey]listing{}, done: make(chan struct{})}
 		q.pending = r
 	}
@@ -220,20 +247,18 @@ func (co *coalescer) enqueue(ctx context.Context, l leader, partitions []topicPa
 }
 
 // add asks for every listing of partitions in r (once per partition and key, whoever asked
-// first), and lets r wait as long as the read's deadline.
+// first), and lets r wait as long as the read's deadline. A request's entries are sized for the
+// first read's partitions: growing them entry by entry was most of a big read's time here.
 func (r *round) add(ctx context.Context, partitions []topicPartition, listings []listing) {
 	for _, ls := range listings {
-		m := r.asks[ls.key]
-		if m == nil {
-			m = map[askKey]*answer{}
-			r.asks[ls.key] = m
+		es := r.asks[ls.key]
+		if es == nil {
+			es = &entries{index: make(map[askKey]int, len(partitions)), asked: make([]entry, 0, len(partitions))}
+			r.asks[ls.key] = es
 			r.listings[ls.key] = ls
 		}
 		for _, p := range partitions {
-			tp := askKey{p.topic, int32(p.partition)}
-			if m[tp] == nil {
-				m[tp] = &answer{}
-			}
+			es.add(askKey{p.topic, int32(p.partition)})
 		}
 	}
 	if d, ok := ctx.Deadline(); ok && d.After(r.deadline) {
@@ -372,9 +397,10 @@ func (r *round) keys() []lookupKey {
 
 // listOffsetsFor is the request of one lookup key: every partition asked, by topic. A lookup
 // that reads remote storage (v10+) may take until the deadline.
-func listOffsetsFor(k lookupKey, asks map[askKey]*answer, deadline time.Time) *wire.ListOffsetsRequest {
+func listOffsetsFor(k lookupKey, es *entries, deadline time.Time) *wire.ListOffsetsRequest {
 	byTopic := map[string][]wire.ListOffsetsRequestPartition{}
-	for tp := range asks {
+	for _, e := range es.asked {
+		tp := e.askKey
 		byTopic[tp.topic] = append(byTopic[tp.topic], wire.ListOffsetsRequestPartition{
 			Partition: tp.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp})
 	}
@@ -390,40 +416,48 @@ func listOffsetsFor(k lookupKey, asks map[askKey]*answer, deadline time.Time) *w
 
 // failAll records a request's failure (no answer from l) for each of its entries, naming each
 // entry's own topic and partition.
-func (co *coalescer) failAll(l leader, ls listing, asks map[askKey]*answer, err error) {
-	for tp, a := range asks {
-		a.err = co.describe(fmt.Sprintf("%s for topic %q partition %d", ls.op, tp.topic, tp.partition), l, err)
+func (co *coalescer) failAll(l leader, ls listing, es *entries, err error) {
+	for i := range es.asked {
+		e := &es.asked[i]
+		e.err = co.describe(fmt.Sprintf("%s for topic %q partition %d", ls.op, e.topic, e.partition), l, err)
 	}
 }
 
-// record checks that every entry asked has an answer without an error and records it. An entry
-// with an error carries placeholder offsets (-1): never used.
-func record(l leader, ls listing, asks map[askKey]*answer, res *wire.ListOffsetsResponse) {
-	answered := make(map[askKey]wire.ListOffsetsResponsePartition, len(asks))
+// record records the answer of every entry asked, from the response's partitions (the last, if
+// one comes twice; those not asked are ignored), and an error for each entry it lacks.
+func record(l leader, ls listing, es *entries, res *wire.ListOffsetsResponse) {
 	for _, t := range res.Topics {
 		for _, p := range t.Partitions {
-			answered[askKey{t.Topic, p.Partition}] = p
+			if i, ok := es.index[askKey{t.Topic, p.Partition}]; ok {
+				e := &es.asked[i]
+				e.answer, e.answered = judge(l, ls, e.askKey, p), true
+			}
 		}
 	}
-	op := ls.op
-	for tp, a := range asks {
-		p, ok := answered[tp]
-		switch {
-		case !ok:
-			a.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
-				op, tp.topic, tp.partition)
-		case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.optional:
-			a.offset, a.timestamp = -1, -1 // as unanswered as a broker too old to be asked
-		case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.unsupported != nil:
-			a.err = ls.unsupported
-		case p.ErrorCode != 0:
-			a.err = &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: ErrorCode(p.ErrorCode),
-				Broker: describeBroker(l.address, int(l.id))}
-		case p.Offset < 0 && !ls.mayFindNone:
-			a.err = fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
-				op, tp.topic, tp.partition, p.Offset)
-		default:
-			a.offset, a.timestamp = p.Offset, p.Timestamp
+	for i := range es.asked {
+		if e := &es.asked[i]; !e.answered {
+			e.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
+				ls.op, e.topic, e.partition)
 		}
+	}
+}
+
+// judge is the answer of tp in p: its offsets, or why they cannot be used. An entry with an
+// error carries placeholder offsets (-1): never used.
+func judge(l leader, ls listing, tp askKey, p wire.ListOffsetsResponsePartition) answer {
+	op := ls.op
+	switch {
+	case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.optional:
+		return answer{offset: -1, timestamp: -1} // as unanswered as a broker too old to be asked
+	case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.unsupported != nil:
+		return answer{err: ls.unsupported}
+	case p.ErrorCode != 0:
+		return answer{err: &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: ErrorCode(p.ErrorCode),
+			Broker: describeBroker(l.address, int(l.id))}}
+	case p.Offset < 0 && !ls.mayFindNone:
+		return answer{err: fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
+			op, tp.topic, tp.partition, p.Offset)}
+	default:
+		return answer{offset: p.Offset, timestamp: p.Timestamp}
 	}
 }

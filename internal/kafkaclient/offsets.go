@@ -146,14 +146,15 @@ func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, lead
 }
 
 // collect takes from each leader's round the answers of the read's partitions, one per lookup
-// asked of it. It reports the first error of any answer (firstError).
-func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[leader]*round) (map[topicPartition]*PartitionOffsets, error) {
-	out := make(map[topicPartition]*PartitionOffsets)
+// asked of it, into a slice per topic. It reports the first error of any answer (firstError).
+func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[leader]*round) (map[string][]PartitionOffsets, error) {
+	out := sizedByTopic(asks)
 	var errs []error
 	for l, r := range rounds {
 		for _, tp := range asks[l].partitions {
-			po := &PartitionOffsets{Partition: tp.partition}
-			out[tp] = po
+			ps := append(out[tp.topic], PartitionOffsets{Partition: tp.partition})
+			out[tp.topic] = ps
+			po := &ps[len(ps)-1]
 			for i, lk := range asked[l] {
 				a := r.answer(asks[l].listings[i].key, tp)
 				if a.err != nil {
@@ -167,21 +168,36 @@ func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[le
 	return out, firstError(errs)
 }
 
-// settleAll settles each partition's answers (settle) and sorts them by topic and partition.
-func settleAll(req OffsetsRequest, out map[topicPartition]*PartitionOffsets) (map[string][]PartitionOffsets, error) {
-	res := map[string][]PartitionOffsets{}
-	for tp, p := range out {
-		topicReq := req
-		topicReq.Topic = tp.topic
-		if err := settle(topicReq, p); err != nil {
-			return nil, err
+// sizedByTopic is an empty slice per topic of asks, with room for its partitions: grown
+// partition by partition, the slices of a big read cost twice their size.
+func sizedByTopic(asks map[leader]leaderAsk) map[string][]PartitionOffsets {
+	counts := map[string]int{}
+	for _, a := range asks {
+		for _, tp := range a.partitions {
+			counts[tp.topic]++
 		}
-		res[tp.topic] = append(res[tp.topic], *p)
 	}
-	for _, ps := range res {
+	out := make(map[string][]PartitionOffsets, len(counts))
+	for topic, n := range counts {
+		out[topic] = make([]PartitionOffsets, 0, n)
+	}
+	return out
+}
+
+// settleAll settles each partition's answers (settle), in place, and sorts each topic's by
+// partition.
+func settleAll(req OffsetsRequest, out map[string][]PartitionOffsets) (map[string][]PartitionOffsets, error) {
+	for topic, ps := range out {
+		topicReq := req
+		topicReq.Topic = topic
+		for i := range ps {
+			if err := settle(topicReq, &ps[i]); err != nil {
+				return nil, err
+			}
+		}
 		slices.SortFunc(ps, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
 	}
-	return res, nil
+	return out, nil
 }
 
 // describePartitions names partitions for an error: `topic "a" partitions 0, 1` (all of one
