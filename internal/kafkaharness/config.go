@@ -1,0 +1,111 @@
+package kafkaharness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Ports are a single node's loopback ports.
+type Ports struct {
+	Plaintext  int // clients, no authentication; also the inter-broker listener
+	Controller int // KRaft controller quorum
+}
+
+// serverConfig is what a single combined node's server.properties needs.
+type serverConfig struct {
+	dir   string // work dir: data/ lives under it
+	ports Ports
+	acls  bool   // KRaft StandardAuthorizer with User:ANONYMOUS as super user
+	extra string // lines appended verbatim (KAFKA_EXTRA_PROPERTIES)
+}
+
+// singleNodeProperties are kafka.sh write_config's settings for one KRaft node
+// (broker and controller in one JVM), minus the TLS/SASL listeners, which are
+// not ported yet.
+func singleNodeProperties(c serverConfig) string {
+	client := fmt.Sprintf("PLAINTEXT://127.0.0.1:%d", c.ports.Plaintext)
+	lines := []string{
+		"# Written by internal/kafkaharness: single-node KRaft broker for tests.",
+		"process.roles=broker,controller",
+		"node.id=1",
+		// A static voter set works on every KRaft release (3.3 .. 4.x); the
+		// dynamic quorum (--standalone) would need 3.9+.
+		fmt.Sprintf("controller.quorum.voters=1@127.0.0.1:%d", c.ports.Controller),
+		"controller.listener.names=CONTROLLER",
+		fmt.Sprintf("listeners=%s,CONTROLLER://127.0.0.1:%d", client, c.ports.Controller),
+		// Advertised, so that kafka-go stays on the listener it bootstrapped from.
+		"advertised.listeners=" + client,
+		"inter.broker.listener.name=PLAINTEXT",
+		"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+		"log.dirs=" + filepath.Join(c.dir, "data"),
+		"auto.create.topics.enable=true",
+		"num.partitions=1",
+		"default.replication.factor=1",
+		"min.insync.replicas=1",
+		"offsets.topic.replication.factor=1",
+		"offsets.topic.num.partitions=1",
+		"transaction.state.log.replication.factor=1",
+		"transaction.state.log.min.isr=1",
+		"transaction.state.log.num.partitions=1",
+		"share.coordinator.state.topic.replication.factor=1",
+		"share.coordinator.state.topic.min.isr=1",
+		"share.coordinator.state.topic.num.partitions=1",
+		"group.initial.rebalance.delay.ms=0",
+		// Small segments and fewer threads: tests write little, the box has 2 cores.
+		"log.segment.bytes=16777216",
+		"log.retention.check.interval.ms=60000",
+		// The log cleaner allocates its dedupe buffer on the heap (128 MiB default).
+		"log.cleaner.dedupe.buffer.size=16777216",
+		"num.network.threads=2",
+		"num.io.threads=2",
+		"num.recovery.threads.per.data.dir=1",
+		"background.threads=2",
+	}
+	if c.acls {
+		// ACL APIs answer SECURITY_DISABLED without an authorizer; with the only
+		// PLAINTEXT principal as super user, ACLs can be made but never deny.
+		lines = append(lines,
+			"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+			"super.users=User:ANONYMOUS")
+	}
+	if c.extra != "" {
+		lines = append(lines, strings.TrimRight(c.extra, "\n"))
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// Kafka 3.x logs through reload4j, 4.x through log4j2; both send everything
+// at INFO to stdout (the node's broker.log) but the chatty request logger.
+const (
+	log4jProperties = `log4j.rootLogger=INFO, stdout
+log4j.appender.stdout=org.apache.log4j.ConsoleAppender
+log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
+log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.request.logger=WARN
+`
+	log4j2Properties = `status = warn
+appender.stdout.type = Console
+appender.stdout.name = STDOUT
+appender.stdout.layout.type = PatternLayout
+appender.stdout.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.stdout.ref = STDOUT
+logger.request.name = kafka.request.logger
+logger.request.level = WARN
+`
+)
+
+func legacyLogging(version string) bool { return strings.HasPrefix(version, "3.") }
+
+// writeLogConfig writes the log config for version into dir and returns the
+// JVM option that points to it (the storage tool and the broker share it).
+func writeLogConfig(dir, version string) (string, error) {
+	name, body, opt := "log4j2.properties", log4j2Properties, "-Dlog4j2.configurationFile="
+	if legacyLogging(version) {
+		name, body, opt = "log4j.properties", log4jProperties, "-Dlog4j.configuration=file:"
+	}
+	path := filepath.Join(dir, name)
+	return opt + path, os.WriteFile(path, []byte(body), 0o644)
+}

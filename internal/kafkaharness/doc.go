@@ -1,0 +1,37 @@
+// Package kafkaharness runs a real Apache Kafka node for tests and demos, as
+// Go: it fetches the broker jars with Maven (tools/kafka/pom.xml, the cache
+// shared with tools/kafka.sh), writes the config, formats KRaft storage,
+// starts the JVM as a child process and asks the cluster itself (franz-go
+// kadm) whether it is ready, rather than grepping its log. It is stage 1 of
+// replacing tools/kafka.sh (issue 20): single node only, PLAINTEXT only; the
+// tests and make targets still use kafka.sh.
+//
+// A node is this process's child (Node): stopping it is SIGTERM then SIGKILL
+// after a bound, and if this process dies the node is killed with it
+// (Pdeathsig), so no broker outlives a crashed test. kafka.sh's detached
+// broker, state dir and pid files have no counterpart; a command that must
+// outlive its caller (make kafka-up) is still open.
+//
+// kafka.sh function → Go replacement:
+//
+//	do_download              Jars (+ mavenCopy, lockFile: same coordinates, cache, marker, flock)
+//	free_ports, port_open    FreePorts (net.Listen on 127.0.0.1:0)
+//	random_cluster_id        clusterID
+//	write_config (1 node)    singleNodeProperties (PLAINTEXT + CONTROLLER only, ACLs, extra lines)
+//	write_log_config         writeLogConfig (returns the JVM option, replaces jvm_opts)
+//	start_once (format part) formatStorage (no --add-scram yet: no SASL listeners)
+//	launch_node              Node.launch (os/exec, own process group)
+//	start_once (wait), wait_ready   waitReady (kadm BrokerMetadata: want brokers and a controller)
+//	do_start (retry loop)    StartSingle (retries when a port was taken)
+//	stop_pids, node_stop, wait_gone, alive   Node.Stop (SIGTERM+SIGCONT, SIGKILL after StopTimeout)
+//	do_broker kill/pause/resume   Node.Kill, Node.Pause, Node.Resume
+//	do_stop (single node)    Single.Stop (removes the work dir unless KeepDir)
+//	do_run                   tools/kafkaharness "run -- CMD" (PLAINTEXT variables only)
+//
+// Not ported yet: make_certs and make_credentials (TLS/SASL listeners and the
+// KAFKA_TEST_* variables), write_cluster_config and start_cluster_once
+// (KAFKA_BROKERS=N), do_broker start/restart, tiered_properties and
+// compile_rsm (KAFKA_TIERED), do_streams_app, the state dir (lock_state,
+// running_pid, pid_from, clear_state: start/stop/env/log/status across
+// processes), and KAFKA_* environment parsing (the command reads a few).
+package kafkaharness

@@ -1,0 +1,150 @@
+package kafkaharness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Options for StartSingle; the zero value is kafka.sh's defaults but for Pom.
+type Options struct {
+	Version      string        // Kafka release; DefaultVersion if empty
+	Cache        string        // jar cache; CacheDir() if empty
+	Pom          string        // tools/kafka/pom.xml, for a download
+	Heap         []string      // JVM heap options; -Xmx256m -Xms64m if nil
+	StartTimeout time.Duration // per attempt; 90 s if zero
+	NoACLs       bool          // no authorizer (kafka.sh KAFKA_ACLS=0)
+	Extra        string        // server.properties lines appended verbatim
+	KeepDir      bool          // Stop leaves the work dir (config, log) behind
+}
+
+// attempts of a start: a port can be taken between FreePorts and the bind.
+const attempts = 3
+
+// Single is a running single-node KRaft cluster (node id 1, broker and
+// controller in one JVM) on loopback.
+type Single struct {
+	Node      *Node
+	Ports     Ports
+	ClusterID string
+	Version   string
+	Libs      string // the jars (KAFKA_LIBS: Kafka's Java tools run on them)
+	keepDir   bool
+}
+
+// Bootstrap is the PLAINTEXT address (KAFKA_BOOTSTRAP_SERVERS).
+func (s *Single) Bootstrap() string { return "127.0.0.1:" + strconv.Itoa(s.Ports.Plaintext) }
+
+// StartSingle downloads the jars if needed, writes a fresh work dir, formats
+// it and starts the node, returning once the cluster says it is ready. On
+// error nothing is left running.
+func StartSingle(ctx context.Context, o Options) (*Single, error) {
+	o = o.withDefaults()
+	libs, err := Jars(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	for try := 1; ; try++ {
+		s, err := startOnce(ctx, o, libs)
+		if err == nil || !errors.Is(err, errPortTaken) || try == attempts {
+			return s, err
+		}
+	}
+}
+
+var errPortTaken = errors.New("a port was taken between choosing and binding it")
+
+func (o Options) withDefaults() Options {
+	if o.Version == "" {
+		o.Version = DefaultVersion
+	}
+	if o.Cache == "" {
+		o.Cache = CacheDir()
+	}
+	if o.Heap == nil {
+		o.Heap = []string{"-Xmx256m", "-Xms64m"}
+	}
+	if o.StartTimeout == 0 {
+		o.StartTimeout = 90 * time.Second
+	}
+	return o
+}
+
+// startOnce is one attempt with a fresh dir and fresh ports.
+func startOnce(ctx context.Context, o Options, libs string) (*Single, error) {
+	dir, err := os.MkdirTemp("", "kafka-broker.")
+	if err != nil {
+		return nil, err
+	}
+	s, err := prepare(ctx, o, libs, dir)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	if err := s.Node.launch(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	wait, cancel := context.WithTimeout(ctx, o.StartTimeout)
+	defer cancel()
+	err = waitReady(wait, s.Node, []string{s.Bootstrap()}, 1)
+	if err == nil {
+		return s, nil
+	}
+	taken := errors.Is(err, errExited) && s.Node.portTaken()
+	tail := logTail(s.Node.LogPath(), 40)
+	s.keepDir = false
+	_ = s.Stop()
+	if taken {
+		return nil, errPortTaken
+	}
+	return nil, fmt.Errorf("kafka %s in %s: %w; last lines of its log:\n%s", o.Version, dir, err, tail)
+}
+
+// prepare chooses ports and writes and formats the node's config in dir.
+func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) {
+	p, err := FreePorts(2)
+	if err != nil {
+		return nil, err
+	}
+	ports := Ports{Plaintext: p[0], Controller: p[1]}
+	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, acls: !o.NoACLs, extra: o.Extra})
+	if err := os.WriteFile(filepath.Join(dir, "server.properties"), []byte(props), 0o644); err != nil {
+		return nil, err
+	}
+	logOpt, err := writeLogConfig(dir, o.Version)
+	if err != nil {
+		return nil, err
+	}
+	id := clusterID()
+	if err := formatStorage(ctx, libs, logOpt, dir, id); err != nil {
+		return nil, err
+	}
+	node := &Node{ID: 1, Dir: dir, Heap: o.Heap, libs: libs, logOpt: logOpt}
+	return &Single{Node: node, Ports: ports, ClusterID: id, Version: o.Version, Libs: libs, keepDir: o.KeepDir}, nil
+}
+
+// Stop stops the node (see Node.Stop) and deletes its work dir unless
+// Options.KeepDir.
+func (s *Single) Stop() error {
+	err := s.Node.Stop(StopTimeout)
+	if !s.keepDir {
+		err = errors.Join(err, os.RemoveAll(s.Node.Dir))
+	}
+	return err
+}
+
+// logTail is the last n lines of the file at path, for an error message.
+func logTail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
