@@ -25,12 +25,13 @@
 //	do_start (retry loop)    StartSingle (retries when a port was taken)
 //	stop_pids, node_stop, wait_gone, alive   Node.Stop (SIGTERM+SIGCONT, SIGKILL after StopTimeout)
 //	do_broker kill/pause/resume   Node.Kill, Node.Pause, Node.Resume
+//	do_broker start, node_start   Single.StartAgain (restart = Node.Stop + StartAgain)
 //	do_stop (single node)    Single.Stop (removes the work dir unless KeepDir)
 //	do_run                   tools/kafkaharness "run -- CMD" (PLAINTEXT variables only)
 //
 // Not ported yet: make_certs and make_credentials (TLS/SASL listeners and the
 // KAFKA_TEST_* variables), write_cluster_config and start_cluster_once
-// (KAFKA_BROKERS=N), do_broker start/restart, tiered_properties and
+// (KAFKA_BROKERS=N), tiered_properties and
 // compile_rsm (KAFKA_TIERED), do_streams_app, the state dir (lock_state,
 // running_pid, pid_from, clear_state: start/stop/env/log/status across
 // processes), and KAFKA_* environment parsing (the command reads a few).

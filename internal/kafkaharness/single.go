@@ -35,6 +35,7 @@ type Single struct {
 	Version   string
 	Libs      string // the jars (KAFKA_LIBS: Kafka's Java tools run on them)
 	keepDir   bool
+	timeout   time.Duration // a start's bound (Options.StartTimeout)
 }
 
 // Bootstrap is the PLAINTEXT address (KAFKA_BOOTSTRAP_SERVERS).
@@ -90,9 +91,7 @@ func startOnce(ctx context.Context, o Options, libs string) (*Single, error) {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	wait, cancel := context.WithTimeout(ctx, o.StartTimeout)
-	defer cancel()
-	err = waitReady(wait, s.Node, []string{s.Bootstrap()}, 1)
+	err = s.waitReady(ctx)
 	if err == nil {
 		return s, nil
 	}
@@ -126,7 +125,26 @@ func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) 
 		return nil, err
 	}
 	node := &Node{ID: 1, Dir: dir, Heap: o.Heap, libs: libs, logOpt: logOpt}
-	return &Single{Node: node, Ports: ports, ClusterID: id, Version: o.Version, Libs: libs, keepDir: o.KeepDir}, nil
+	return &Single{Node: node, Ports: ports, ClusterID: id, Version: o.Version, Libs: libs, keepDir: o.KeepDir, timeout: o.StartTimeout}, nil
+}
+
+// StartAgain launches the node again after Node.Stop or Node.Kill, on its
+// data, config and ports, and returns once the cluster says it is ready (a
+// restarted broker is registered and unfenced).
+func (s *Single) StartAgain(ctx context.Context) error {
+	if err := s.Node.launch(); err != nil {
+		return err
+	}
+	if err := s.waitReady(ctx); err != nil {
+		return fmt.Errorf("node %d did not start again (log %s): %w", s.Node.ID, s.Node.LogPath(), err)
+	}
+	return nil
+}
+
+func (s *Single) waitReady(ctx context.Context) error {
+	wait, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	return waitReady(wait, s.Node, []string{s.Bootstrap()}, 1)
 }
 
 // Stop stops the node (see Node.Stop) and deletes its work dir unless
