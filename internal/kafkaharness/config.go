@@ -11,21 +11,25 @@ import (
 type Ports struct {
 	Plaintext  int // clients, no authentication; also the inter-broker listener
 	Controller int // KRaft controller quorum
+	SSL        int // TLS, no client certificate asked
+	MTLS       int // TLS, ssl.client.auth=required (principal User:CN=tfacc-client)
 }
 
 // serverConfig is what a single combined node's server.properties needs.
 type serverConfig struct {
 	dir   string // work dir: data/ lives under it
 	ports Ports
+	tls   TLSFiles
 	acls  bool   // KRaft StandardAuthorizer with User:ANONYMOUS as super user
 	extra string // lines appended verbatim (KAFKA_EXTRA_PROPERTIES)
 }
 
 // singleNodeProperties are kafka.sh write_config's settings for one KRaft node
-// (broker and controller in one JVM), minus the TLS/SASL listeners, which are
-// not ported yet.
+// (broker and controller in one JVM), minus the SASL listeners, which are not
+// ported yet.
 func singleNodeProperties(c serverConfig) string {
-	client := fmt.Sprintf("PLAINTEXT://127.0.0.1:%d", c.ports.Plaintext)
+	client := fmt.Sprintf("PLAINTEXT://127.0.0.1:%d,SSL://127.0.0.1:%d,MTLS://127.0.0.1:%d",
+		c.ports.Plaintext, c.ports.SSL, c.ports.MTLS)
 	lines := []string{
 		"# Written by internal/kafkaharness: single-node KRaft broker for tests.",
 		"process.roles=broker,controller",
@@ -35,10 +39,17 @@ func singleNodeProperties(c serverConfig) string {
 		fmt.Sprintf("controller.quorum.voters=1@127.0.0.1:%d", c.ports.Controller),
 		"controller.listener.names=CONTROLLER",
 		fmt.Sprintf("listeners=%s,CONTROLLER://127.0.0.1:%d", client, c.ports.Controller),
-		// Advertised, so that kafka-go stays on the listener it bootstrapped from.
+		// Each advertised, so that kafka-go stays on the listener it bootstrapped from.
 		"advertised.listeners=" + client,
 		"inter.broker.listener.name=PLAINTEXT",
-		"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+		"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL,MTLS:SSL",
+		// PEM key store and trust store (Kafka 2.7+), made by makeCerts.
+		"ssl.keystore.type=PEM",
+		"ssl.keystore.location=" + c.tls.Keystore,
+		"ssl.truststore.type=PEM",
+		"ssl.truststore.location=" + c.tls.CA,
+		"ssl.client.auth=none",
+		"listener.name.mtls.ssl.client.auth=required",
 		"log.dirs=" + filepath.Join(c.dir, "data"),
 		"auto.create.topics.enable=true",
 		"num.partitions=1",
@@ -68,7 +79,7 @@ func singleNodeProperties(c serverConfig) string {
 		// PLAINTEXT principal as super user, ACLs can be made but never deny.
 		lines = append(lines,
 			"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-			"super.users=User:ANONYMOUS")
+			"super.users=User:ANONYMOUS;User:CN="+ClientCN)
 	}
 	if c.extra != "" {
 		lines = append(lines, strings.TrimRight(c.extra, "\n"))

@@ -33,13 +33,22 @@ type Single struct {
 	Ports     Ports
 	ClusterID string
 	Version   string
-	Libs      string // the jars (KAFKA_LIBS: Kafka's Java tools run on them)
+	TLS       TLSFiles // for the SSL and MTLS listeners
+	Libs      string   // the jars (KAFKA_LIBS: Kafka's Java tools run on them)
 	keepDir   bool
 	timeout   time.Duration // a start's bound (Options.StartTimeout)
 }
 
 // Bootstrap is the PLAINTEXT address (KAFKA_BOOTSTRAP_SERVERS).
-func (s *Single) Bootstrap() string { return "127.0.0.1:" + strconv.Itoa(s.Ports.Plaintext) }
+func (s *Single) Bootstrap() string { return addr(s.Ports.Plaintext) }
+
+// SSLBootstrap is the TLS address (KAFKA_SSL_BOOTSTRAP_SERVERS).
+func (s *Single) SSLBootstrap() string { return addr(s.Ports.SSL) }
+
+// MTLSBootstrap is the mutual-TLS address (KAFKA_MTLS_BOOTSTRAP_SERVERS).
+func (s *Single) MTLSBootstrap() string { return addr(s.Ports.MTLS) }
+
+func addr(port int) string { return "127.0.0.1:" + strconv.Itoa(port) }
 
 // StartSingle downloads the jars if needed, writes a fresh work dir, formats
 // it and starts the node, returning once the cluster says it is ready. On
@@ -107,12 +116,16 @@ func startOnce(ctx context.Context, o Options, libs string) (*Single, error) {
 
 // prepare chooses ports and writes and formats the node's config in dir.
 func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) {
-	p, err := FreePorts(2)
+	p, err := FreePorts(4)
 	if err != nil {
 		return nil, err
 	}
-	ports := Ports{Plaintext: p[0], Controller: p[1]}
-	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, acls: !o.NoACLs, extra: o.Extra})
+	ports := Ports{Plaintext: p[0], Controller: p[1], SSL: p[2], MTLS: p[3]}
+	tls, err := makeCerts(dir)
+	if err != nil {
+		return nil, err
+	}
+	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, tls: tls, acls: !o.NoACLs, extra: o.Extra})
 	if err := os.WriteFile(filepath.Join(dir, "server.properties"), []byte(props), 0o644); err != nil {
 		return nil, err
 	}
@@ -125,7 +138,7 @@ func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) 
 		return nil, err
 	}
 	node := &Node{ID: 1, Dir: dir, Heap: o.Heap, libs: libs, logOpt: logOpt}
-	return &Single{Node: node, Ports: ports, ClusterID: id, Version: o.Version, Libs: libs, keepDir: o.KeepDir, timeout: o.StartTimeout}, nil
+	return &Single{Node: node, Ports: ports, ClusterID: id, Version: o.Version, TLS: tls, Libs: libs, keepDir: o.KeepDir, timeout: o.StartTimeout}, nil
 }
 
 // StartAgain launches the node again after Node.Stop or Node.Kill, on its
