@@ -16,6 +16,12 @@ import (
 // when withCert, presents the test client certificate.
 func tlsAdmin(t *testing.T, s *Single, addr string, withCert bool) *kadm.Client {
 	t.Helper()
+	return adminWith(t, kgo.SeedBrokers(addr), kgo.DialTLSConfig(tlsConfig(t, s, withCert)))
+}
+
+// tlsConfig trusts only the node's test CA; withCert adds the client certificate.
+func tlsConfig(t *testing.T, s *Single, withCert bool) *tls.Config {
+	t.Helper()
 	caPEM, err := os.ReadFile(s.TLS.CA)
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +38,14 @@ func tlsAdmin(t *testing.T, s *Single, addr string, withCert bool) *kadm.Client 
 		}
 		cfg.Certificates = []tls.Certificate{cert}
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DialTLSConfig(cfg), kgo.RequestRetries(0))
+	return cfg
+}
+
+// adminWith is a kadm client with opts that does not retry, so a refused
+// login fails the request rather than being tried until the context ends.
+func adminWith(t *testing.T, opts ...kgo.Opt) *kadm.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(append(opts, kgo.RequestRetries(0))...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ type Ports struct {
 	Controller int // KRaft controller quorum
 	SSL        int // TLS, no client certificate asked
 	MTLS       int // TLS, ssl.client.auth=required (principal User:CN=tfacc-client)
+	SASL       int // SASL_PLAINTEXT: SASL without TLS
+	SASLSSL    int // SASL_SSL: SASL over TLS
 }
 
 // serverConfig is what a single combined node's server.properties needs.
@@ -20,16 +22,17 @@ type serverConfig struct {
 	dir   string // work dir: data/ lives under it
 	ports Ports
 	tls   TLSFiles
+	sasl  SASLCredentials
 	acls  bool   // KRaft StandardAuthorizer with User:ANONYMOUS as super user
 	extra string // lines appended verbatim (KAFKA_EXTRA_PROPERTIES)
 }
 
 // singleNodeProperties are kafka.sh write_config's settings for one KRaft node
-// (broker and controller in one JVM), minus the SASL listeners, which are not
-// ported yet.
+// (broker and controller in one JVM).
 func singleNodeProperties(c serverConfig) string {
-	client := fmt.Sprintf("PLAINTEXT://127.0.0.1:%d,SSL://127.0.0.1:%d,MTLS://127.0.0.1:%d",
-		c.ports.Plaintext, c.ports.SSL, c.ports.MTLS)
+	client := fmt.Sprintf("PLAINTEXT://127.0.0.1:%d,SSL://127.0.0.1:%d,MTLS://127.0.0.1:%d,"+
+		"SASL_PLAINTEXT://127.0.0.1:%d,SASL_SSL://127.0.0.1:%d",
+		c.ports.Plaintext, c.ports.SSL, c.ports.MTLS, c.ports.SASL, c.ports.SASLSSL)
 	lines := []string{
 		"# Written by internal/kafkaharness: single-node KRaft broker for tests.",
 		"process.roles=broker,controller",
@@ -42,7 +45,8 @@ func singleNodeProperties(c serverConfig) string {
 		// Each advertised, so that kafka-go stays on the listener it bootstrapped from.
 		"advertised.listeners=" + client,
 		"inter.broker.listener.name=PLAINTEXT",
-		"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL,MTLS:SSL",
+		"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL,MTLS:SSL," +
+			"SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
 		// PEM key store and trust store (Kafka 2.7+), made by makeCerts.
 		"ssl.keystore.type=PEM",
 		"ssl.keystore.location=" + c.tls.Keystore,
@@ -50,7 +54,11 @@ func singleNodeProperties(c serverConfig) string {
 		"ssl.truststore.location=" + c.tls.CA,
 		"ssl.client.auth=none",
 		"listener.name.mtls.ssl.client.auth=required",
-		"log.dirs=" + filepath.Join(c.dir, "data"),
+		"sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER",
+	}
+	lines = append(lines, saslJAAS(c.sasl)...)
+	lines = append(lines,
+		"log.dirs="+filepath.Join(c.dir, "data"),
 		"auto.create.topics.enable=true",
 		"num.partitions=1",
 		"default.replication.factor=1",
@@ -73,18 +81,37 @@ func singleNodeProperties(c serverConfig) string {
 		"num.io.threads=2",
 		"num.recovery.threads.per.data.dir=1",
 		"background.threads=2",
-	}
+	)
 	if c.acls {
 		// ACL APIs answer SECURITY_DISABLED without an authorizer; with the only
 		// PLAINTEXT principal as super user, ACLs can be made but never deny.
 		lines = append(lines,
 			"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-			"super.users=User:ANONYMOUS;User:CN="+ClientCN)
+			"super.users=User:ANONYMOUS;User:"+SASLUser+";User:CN="+ClientCN+";User:"+OAuthPrincipal)
 	}
 	if c.extra != "" {
 		lines = append(lines, strings.TrimRight(c.extra, "\n"))
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// saslJAAS configures the same four mechanisms on both SASL listeners. PLAIN
+// users come from the JAAS options, SCRAM users from the metadata log (format
+// --add-scram), OAUTHBEARER tokens are checked by Kafka's default server
+// callback, the unsecured-JWS validator (alg "none"; it fetches nothing).
+func saslJAAS(cred SASLCredentials) []string {
+	var lines []string
+	for _, l := range []string{"sasl_plaintext", "sasl_ssl"} {
+		p := "listener.name." + l + "."
+		lines = append(lines,
+			p+"plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_"+
+				cred.User+"=\""+cred.Password+"\";",
+			p+"scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;",
+			p+"scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;",
+			p+"oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "+
+				"unsecuredLoginStringClaim_sub=\"broker\";")
+	}
+	return lines
 }
 
 // Kafka 3.x logs through reload4j, 4.x through log4j2; both send everything

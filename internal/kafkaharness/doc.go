@@ -3,8 +3,9 @@
 // shared with tools/kafka.sh), writes the config, formats KRaft storage,
 // starts the JVM as a child process and asks the cluster itself (franz-go
 // kadm) whether it is ready, rather than grepping its log. It is stage 1 of
-// replacing tools/kafka.sh (issue 20): single node only, PLAINTEXT, SSL and
-// MTLS listeners (no SASL yet); the tests and make targets still use kafka.sh.
+// replacing tools/kafka.sh (issue 20): the single node only, with all of its
+// listeners (PLAINTEXT, SSL, MTLS, SASL_PLAINTEXT, SASL_SSL); the tests and
+// make targets still use kafka.sh.
 //
 // A node is this process's child (Node): stopping it is SIGTERM then SIGKILL
 // after a bound, and if this process dies the node is killed with it
@@ -18,9 +19,10 @@
 //	free_ports, port_open    FreePorts (net.Listen on 127.0.0.1:0)
 //	random_cluster_id        clusterID
 //	make_certs               makeCerts (crypto/x509: CA, broker, client; EC P-256, 2 days)
-//	write_config (1 node)    singleNodeProperties (PLAINTEXT, SSL, MTLS, CONTROLLER; ACLs; extra lines)
+//	make_credentials         newCredentials (random password; user names as constants)
+//	write_config (1 node)    singleNodeProperties, saslJAAS (all five listeners; ACLs; extra lines)
 //	write_log_config         writeLogConfig (returns the JVM option, replaces jvm_opts)
-//	start_once (format part) formatStorage (no --add-scram yet: no SASL listeners)
+//	start_once (format part) formatStorage (with --add-scram for both SCRAM mechanisms)
 //	launch_node              Node.launch (os/exec, own process group)
 //	start_once (wait), wait_ready   waitReady (kadm BrokerMetadata: want brokers and a controller)
 //	do_start (retry loop)    StartSingle (retries when a port was taken)
@@ -28,13 +30,13 @@
 //	do_broker kill/pause/resume   Node.Kill, Node.Pause, Node.Resume
 //	do_broker start, node_start   Single.StartAgain (restart = Node.Stop + StartAgain)
 //	do_stop (single node)    Single.Stop (removes the work dir unless KeepDir)
-//	do_run                   tools/kafkaharness "run -- CMD" (PLAINTEXT and TLS variables)
+//	do_run                   tools/kafkaharness "run -- CMD" (the same variables)
 //
-// Not ported yet: make_credentials and the SASL listeners (JAAS lines,
-// --add-scram at format, the KAFKA_SASL_* and KAFKA_TEST_SASL_*/OAUTH
-// variables); write_cluster_config and start_cluster_once (KAFKA_BROKERS=N:
-// readiness would ask for N brokers); tiered_properties and compile_rsm
-// (KAFKA_TIERED); do_streams_app; the state dir (lock_state, running_pid,
-// pid_from, clear_state: start/stop/env/log/status across processes); and most
-// KAFKA_* environment parsing (the command reads a few).
+// Not ported yet: write_cluster_config and start_cluster_once
+// (KAFKA_BROKERS=N: a controller and N brokers; readiness would ask for N
+// brokers); tiered_properties and compile_rsm (KAFKA_TIERED); do_streams_app;
+// the state dir (lock_state, running_pid, pid_from, clear_state: the
+// start/stop/bootstrap/env/log/status commands across processes, which need a
+// node that outlives the command); and most KAFKA_* environment parsing
+// (KAFKA_HEAP_OPTS, KAFKA_START_TIMEOUT; the command reads a few others).
 package kafkaharness

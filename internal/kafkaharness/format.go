@@ -25,8 +25,9 @@ func clusterID() string {
 }
 
 // formatStorage writes meta.properties and the bootstrap checkpoint KRaft
-// needs before the first start. Small heap and C1 only: a short-lived tool.
-func formatStorage(ctx context.Context, libs, logOpt, dir, id string) error {
+// needs before the first start, with the SCRAM user in it (SCRAM credentials
+// live in the metadata log). Small heap and C1 only: a short-lived tool.
+func formatStorage(ctx context.Context, libs, logOpt, dir, id string, cred SASLCredentials) error {
 	logPath := filepath.Join(dir, "format.log")
 	out, err := os.Create(logPath)
 	if err != nil {
@@ -35,11 +36,17 @@ func formatStorage(ctx context.Context, libs, logOpt, dir, id string) error {
 	defer out.Close()
 	cmd := exec.CommandContext(ctx, "java", "-Xmx128m", "-XX:TieredStopAtLevel=1", logOpt,
 		"-cp", filepath.Join(libs, "*"), "kafka.tools.StorageTool", "format",
-		"-t", id, "-c", filepath.Join(dir, "server.properties"))
+		"-t", id, "-c", filepath.Join(dir, "server.properties"),
+		"--add-scram", scramUser("SCRAM-SHA-256", cred), "--add-scram", scramUser("SCRAM-SHA-512", cred))
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Run(); err != nil {
 		b, _ := os.ReadFile(logPath)
 		return fmt.Errorf("formatting the KRaft storage in %s: %w\n%s", dir, err, b)
 	}
 	return nil
+}
+
+// scramUser is an --add-scram argument for the test user.
+func scramUser(mechanism string, cred SASLCredentials) string {
+	return mechanism + "=[name=" + cred.User + ",password=" + cred.Password + "]"
 }

@@ -34,7 +34,8 @@ type Single struct {
 	ClusterID string
 	Version   string
 	TLS       TLSFiles // for the SSL and MTLS listeners
-	Libs      string   // the jars (KAFKA_LIBS: Kafka's Java tools run on them)
+	SASL      SASLCredentials
+	Libs      string // the jars (KAFKA_LIBS: Kafka's Java tools run on them)
 	keepDir   bool
 	timeout   time.Duration // a start's bound (Options.StartTimeout)
 }
@@ -47,6 +48,12 @@ func (s *Single) SSLBootstrap() string { return addr(s.Ports.SSL) }
 
 // MTLSBootstrap is the mutual-TLS address (KAFKA_MTLS_BOOTSTRAP_SERVERS).
 func (s *Single) MTLSBootstrap() string { return addr(s.Ports.MTLS) }
+
+// SASLBootstrap is the SASL_PLAINTEXT address (KAFKA_SASL_PLAINTEXT_BOOTSTRAP_SERVERS).
+func (s *Single) SASLBootstrap() string { return addr(s.Ports.SASL) }
+
+// SASLSSLBootstrap is the SASL_SSL address (KAFKA_SASL_SSL_BOOTSTRAP_SERVERS).
+func (s *Single) SASLSSLBootstrap() string { return addr(s.Ports.SASLSSL) }
 
 func addr(port int) string { return "127.0.0.1:" + strconv.Itoa(port) }
 
@@ -116,16 +123,17 @@ func startOnce(ctx context.Context, o Options, libs string) (*Single, error) {
 
 // prepare chooses ports and writes and formats the node's config in dir.
 func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) {
-	p, err := FreePorts(4)
+	p, err := FreePorts(6)
 	if err != nil {
 		return nil, err
 	}
-	ports := Ports{Plaintext: p[0], Controller: p[1], SSL: p[2], MTLS: p[3]}
+	ports := Ports{Plaintext: p[0], Controller: p[1], SSL: p[2], MTLS: p[3], SASL: p[4], SASLSSL: p[5]}
+	cred := newCredentials()
 	tls, err := makeCerts(dir)
 	if err != nil {
 		return nil, err
 	}
-	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, tls: tls, acls: !o.NoACLs, extra: o.Extra})
+	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, tls: tls, sasl: cred, acls: !o.NoACLs, extra: o.Extra})
 	if err := os.WriteFile(filepath.Join(dir, "server.properties"), []byte(props), 0o644); err != nil {
 		return nil, err
 	}
@@ -134,11 +142,11 @@ func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) 
 		return nil, err
 	}
 	id := clusterID()
-	if err := formatStorage(ctx, libs, logOpt, dir, id); err != nil {
+	if err := formatStorage(ctx, libs, logOpt, dir, id, cred); err != nil {
 		return nil, err
 	}
 	node := &Node{ID: 1, Dir: dir, Heap: o.Heap, libs: libs, logOpt: logOpt}
-	return &Single{Node: node, Ports: ports, ClusterID: id, Version: o.Version, TLS: tls, Libs: libs, keepDir: o.KeepDir, timeout: o.StartTimeout}, nil
+	return &Single{Node: node, Ports: ports, ClusterID: id, Version: o.Version, TLS: tls, SASL: cred, Libs: libs, keepDir: o.KeepDir, timeout: o.StartTimeout}, nil
 }
 
 // StartAgain launches the node again after Node.Stop or Node.Kill, on its

@@ -4,10 +4,10 @@
 //	kafkaharness download        fetch the jars into the cache only
 //	kafkaharness run -- CMD ARGS start a node, run CMD with KAFKA_BOOTSTRAP_SERVERS,
 //	                             KAFKA_BROKER_LOG, KAFKA_LIBS, KAFKA_BROKER_IDS and
-//	                             KAFKA_BROKER_1_ADDR, the TLS listeners' KAFKA_SSL_/
-//	                             KAFKA_MTLS_BOOTSTRAP_SERVERS and KAFKA_TEST_CA_FILE,
-//	                             KAFKA_TEST_CLIENT_CERT_FILE, KAFKA_TEST_CLIENT_KEY_FILE
-//	                             set, stop the node; exit with CMD's status
+//	                             KAFKA_BROKER_1_ADDR and the TLS/SASL listeners'
+//	                             variables (KAFKA_{SSL,MTLS,SASL_PLAINTEXT,SASL_SSL}_
+//	                             BOOTSTRAP_SERVERS, KAFKA_TEST_*) set as kafka.sh run
+//	                             does, stop the node; exit with CMD's status
 //
 // It reads KAFKA_VERSION, KAFKA_CACHE_DIR, KAFKA_ACLS=0, KAFKA_EXTRA_PROPERTIES
 // and KAFKA_KEEP_WORKDIR=1 as kafka.sh does.
@@ -109,7 +109,12 @@ func runWith(ctx context.Context, o kafkaharness.Options, argv []string) (code i
 		"KAFKA_MTLS_BOOTSTRAP_SERVERS="+s.MTLSBootstrap(),
 		"KAFKA_TEST_CA_FILE="+s.TLS.CA,
 		"KAFKA_TEST_CLIENT_CERT_FILE="+s.TLS.ClientCert,
-		"KAFKA_TEST_CLIENT_KEY_FILE="+s.TLS.ClientKey)
+		"KAFKA_TEST_CLIENT_KEY_FILE="+s.TLS.ClientKey,
+		"KAFKA_SASL_PLAINTEXT_BOOTSTRAP_SERVERS="+s.SASLBootstrap(),
+		"KAFKA_SASL_SSL_BOOTSTRAP_SERVERS="+s.SASLSSLBootstrap(),
+		"KAFKA_TEST_SASL_USERNAME="+s.SASL.User,
+		"KAFKA_TEST_SASL_PASSWORD="+s.SASL.Password,
+		"KAFKA_TEST_OAUTH_PRINCIPAL="+kafkaharness.OAuthPrincipal)
 	err = cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
