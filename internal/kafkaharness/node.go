@@ -54,7 +54,9 @@ func (n *Node) launch() error {
 		// the node in order, rather than the JVM dying mid-test.
 		Setpgid: true,
 		// If this process dies without stopping it, the node goes too: no
-		// broker is left running behind a crashed test.
+		// broker is left running behind a crashed test. (Linux ties this to
+		// the forking OS thread; Go keeps its threads unless a goroutine
+		// exits while locked to one, which this package never does.)
 		Pdeathsig: syscall.SIGKILL,
 	}
 	if err := cmd.Start(); err != nil {

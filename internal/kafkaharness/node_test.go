@@ -26,11 +26,7 @@ func TestKillThenStartAgainKeepsTopics(t *testing.T) {
 	if err := s.StartAgain(ctx); err != nil {
 		t.Fatal(err)
 	}
-	td, err := adm.ListTopics(ctx, "survives-kill")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := len(td["survives-kill"].Partitions); got != 2 {
+	if got := partitionCount(ctx, t, adm, "survives-kill"); got != 2 {
 		t.Errorf("survives-kill has %d partitions after the restart, want 2", got)
 	}
 }

@@ -1,0 +1,97 @@
+package kafkaharness
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"os"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// startSingle starts a node for the test (KAFKA_VERSION picks the release, as
+// for kafka.sh) and stops it when the test ends. It needs java and the jars
+// (or mvn), so it runs only with TF_ACC set, like the acceptance tests.
+func startSingle(t *testing.T) *Single {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("starts a real Kafka JVM; set TF_ACC=1")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pom, err := FindPom(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := StartSingle(t.Context(), Options{Version: os.Getenv("KAFKA_VERSION"), Pom: pom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Stop(); err != nil {
+			t.Errorf("stopping the node: %v", err)
+		}
+	})
+	return s
+}
+
+// partitionCount is how many partitions the cluster lists for topic.
+func partitionCount(ctx context.Context, t *testing.T, adm *kadm.Client, topic string) int {
+	t.Helper()
+	td, err := adm.ListTopics(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(td[topic].Partitions)
+}
+
+// admin is a kadm client on the PLAINTEXT address bootstrap.
+func admin(t *testing.T, bootstrap string) *kadm.Client {
+	t.Helper()
+	return adminWith(t, kgo.SeedBrokers(bootstrap))
+}
+
+// tlsAdmin is a kadm client on addr that trusts only the node's test CA and,
+// when withCert, presents the test client certificate.
+func tlsAdmin(t *testing.T, s *Single, addr string, withCert bool) *kadm.Client {
+	t.Helper()
+	return adminWith(t, kgo.SeedBrokers(addr), kgo.DialTLSConfig(tlsConfig(t, s, withCert)))
+}
+
+// tlsConfig trusts only the node's test CA; withCert adds the client certificate.
+func tlsConfig(t *testing.T, s *Single, withCert bool) *tls.Config {
+	t.Helper()
+	caPEM, err := os.ReadFile(s.TLS.CA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(caPEM) {
+		t.Fatal("no certificate in " + s.TLS.CA)
+	}
+	cfg := &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	if withCert {
+		cert, err := tls.LoadX509KeyPair(s.TLS.ClientCert, s.TLS.ClientKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Certificates = []tls.Certificate{cert}
+	}
+	return cfg
+}
+
+// adminWith is a kadm client with opts that does not retry, so a refused
+// login fails the request rather than being tried until the context ends.
+func adminWith(t *testing.T, opts ...kgo.Opt) *kadm.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(append(opts, kgo.RequestRetries(0))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return kadm.NewClient(cl)
+}
