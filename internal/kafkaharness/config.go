@@ -57,19 +57,80 @@ func singleNodeProperties(c serverConfig) string {
 		"sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER",
 	}
 	lines = append(lines, saslJAAS(c.sasl)...)
-	lines = append(lines,
-		"log.dirs="+filepath.Join(c.dir, "data"),
+	lines = append(lines, "num.network.threads=2", "num.io.threads=2")
+	lines = append(lines, sharedProperties(c.dir, 1)...)
+	if c.acls {
+		lines = append(lines, authorizer("User:ANONYMOUS;User:"+SASLUser+";User:CN="+ClientCN+";User:"+OAuthPrincipal)...)
+	}
+	return withExtra(lines, c.extra)
+}
+
+// clusterConfig is what a node of a cluster (KAFKA_BROKERS=N) needs.
+type clusterConfig struct {
+	dir            string
+	id             int32
+	role           string // RoleBroker or RoleController
+	port           int    // PLAINTEXT (a broker)
+	controllerPort int
+	brokers        int
+	acls           bool
+	extra          string
+}
+
+// clusterNodeProperties are kafka.sh write_cluster_config's settings: one
+// controller (ControllerID) and brokers on PLAINTEXT only.
+func clusterNodeProperties(c clusterConfig) string {
+	lines := []string{
+		fmt.Sprintf("# Written by internal/kafkaharness: node %d (%s) of a KRaft cluster of %d brokers for tests.", c.id, c.role, c.brokers),
+		"process.roles=" + c.role,
+		fmt.Sprintf("node.id=%d", c.id),
+		fmt.Sprintf("controller.quorum.voters=%d@127.0.0.1:%d", ControllerID, c.controllerPort),
+		"controller.listener.names=CONTROLLER",
+		"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+	}
+	if c.role == RoleController {
+		lines = append(lines, fmt.Sprintf("listeners=CONTROLLER://127.0.0.1:%d", c.controllerPort),
+			// It serves only the brokers' heartbeats and metadata fetches.
+			"num.network.threads=1", "num.io.threads=1")
+	} else {
+		lines = append(lines, fmt.Sprintf("listeners=PLAINTEXT://127.0.0.1:%d", c.port),
+			fmt.Sprintf("advertised.listeners=PLAINTEXT://127.0.0.1:%d", c.port),
+			"inter.broker.listener.name=PLAINTEXT",
+			"num.network.threads=2", "num.io.threads=2", "num.replica.fetchers=1")
+	}
+	lines = append(lines, sharedProperties(c.dir, c.brokers)...)
+	if c.acls {
+		lines = append(lines, authorizer("User:ANONYMOUS")...)
+	}
+	return withExtra(lines, c.extra)
+}
+
+// sharedProperties are the settings of every node, single or in a cluster of
+// brokers: internal topics and default.replication.factor get min(3, brokers)
+// replicas, min.insync.replicas is 2 from 3 brokers on (1 below), as in
+// production, so that a record acknowledged with acks=all is on two brokers
+// and one broker killed never loses it.
+func sharedProperties(dir string, brokers int) []string {
+	rf, minISR, internalParts := min(3, brokers), 1, 1
+	if brokers >= 3 {
+		minISR = 2
+	}
+	if brokers > 1 {
+		internalParts = 3
+	}
+	return []string{
+		"log.dirs=" + filepath.Join(dir, "data"),
 		"auto.create.topics.enable=true",
 		"num.partitions=1",
-		"default.replication.factor=1",
-		"min.insync.replicas=1",
-		"offsets.topic.replication.factor=1",
-		"offsets.topic.num.partitions=1",
-		"transaction.state.log.replication.factor=1",
-		"transaction.state.log.min.isr=1",
-		"transaction.state.log.num.partitions=1",
-		"share.coordinator.state.topic.replication.factor=1",
-		"share.coordinator.state.topic.min.isr=1",
+		fmt.Sprintf("default.replication.factor=%d", rf),
+		fmt.Sprintf("min.insync.replicas=%d", minISR),
+		fmt.Sprintf("offsets.topic.replication.factor=%d", rf),
+		fmt.Sprintf("offsets.topic.num.partitions=%d", internalParts),
+		fmt.Sprintf("transaction.state.log.replication.factor=%d", rf),
+		fmt.Sprintf("transaction.state.log.min.isr=%d", minISR),
+		fmt.Sprintf("transaction.state.log.num.partitions=%d", internalParts),
+		fmt.Sprintf("share.coordinator.state.topic.replication.factor=%d", rf),
+		fmt.Sprintf("share.coordinator.state.topic.min.isr=%d", minISR),
 		"share.coordinator.state.topic.num.partitions=1",
 		"group.initial.rebalance.delay.ms=0",
 		// Small segments and fewer threads: tests write little, the box has 2 cores.
@@ -77,20 +138,24 @@ func singleNodeProperties(c serverConfig) string {
 		"log.retention.check.interval.ms=60000",
 		// The log cleaner allocates its dedupe buffer on the heap (128 MiB default).
 		"log.cleaner.dedupe.buffer.size=16777216",
-		"num.network.threads=2",
-		"num.io.threads=2",
 		"num.recovery.threads.per.data.dir=1",
 		"background.threads=2",
-	)
-	if c.acls {
-		// ACL APIs answer SECURITY_DISABLED without an authorizer; with the only
-		// PLAINTEXT principal as super user, ACLs can be made but never deny.
-		lines = append(lines,
-			"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-			"super.users=User:ANONYMOUS;User:"+SASLUser+";User:CN="+ClientCN+";User:"+OAuthPrincipal)
 	}
-	if c.extra != "" {
-		lines = append(lines, strings.TrimRight(c.extra, "\n"))
+}
+
+// authorizer: ACL APIs answer SECURITY_DISABLED without one; with every test
+// principal a super user, ACLs can be made but never deny (kafka.sh KAFKA_ACLS=1).
+func authorizer(superUsers string) []string {
+	return []string{
+		"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+		"super.users=" + superUsers,
+	}
+}
+
+// withExtra appends KAFKA_EXTRA_PROPERTIES verbatim and joins the lines.
+func withExtra(lines []string, extra string) string {
+	if extra != "" {
+		lines = append(lines, strings.TrimRight(extra, "\n"))
 	}
 	return strings.Join(lines, "\n") + "\n"
 }

@@ -1,17 +1,27 @@
-// Package kafkaharness runs a real Apache Kafka node for tests and demos, as
-// Go: it fetches the broker jars with Maven (tools/kafka/pom.xml, the cache
-// shared with tools/kafka.sh), writes the config, formats KRaft storage,
-// starts the JVM as a child process and asks the cluster itself (franz-go
-// kadm) whether it is ready, rather than grepping its log. It is stage 1 of
-// replacing tools/kafka.sh (issue 20): the single node only, with all of its
-// listeners (PLAINTEXT, SSL, MTLS, SASL_PLAINTEXT, SASL_SSL); the tests and
-// make targets still use kafka.sh.
+// Package kafkaharness runs a real Apache Kafka cluster for tests and demos,
+// as Go: it fetches the broker jars with Maven (tools/kafka/pom.xml, the
+// cache ~/.cache/terraform-provider-kafka), writes the configs, formats KRaft
+// storage, starts the JVMs and asks the cluster itself (franz-go) whether it
+// is ready, rather than grepping logs. tools/kafkaharness is its command
+// (download, start, stop, run, bootstrap, env, log, status, broker VERB ID),
+// which tools/kafka.sh wraps.
 //
-// A node is this process's child (Node): stopping it is SIGTERM then SIGKILL
-// after a bound, and if this process dies the node is killed with it
-// (Pdeathsig), so no broker outlives a crashed test. kafka.sh's detached
-// broker, state dir and pid files have no counterpart; a command that must
-// outlive its caller (make kafka-up) is still open.
+// A Cluster is the single combined node (id 1, broker and controller, with
+// PLAINTEXT, SSL, MTLS, SASL_PLAINTEXT and SASL_SSL listeners) or, with
+// Options.Brokers = N, a controller (ControllerID, 100) and brokers 1..N on
+// PLAINTEXT. Its nodes are acted on by id with Do (stop, kill, pause, resume,
+// start, restart: kafka.sh's broker verbs). A Node is known by its pid, which
+// /proc must show running kafka.Kafka on the node's config (a guard against
+// pid reuse), so that any process can act on it.
+//
+// With Options.StateDir the cluster is recorded there (state.json, guarded
+// by flock on .lock): Attach in another process (a chaos test under
+// `kafka.sh run`) loads it, and every verb reloads the pids first and
+// records a new one after, so that the owner's Stop stops a node that the
+// test restarted. Nodes started by the owner die with it (Pdeathsig) unless
+// Options.Detached (the command's start, for make kafka-up); nodes started
+// again through Attach are always detached (own session), because the test
+// process ends before the owner stops the cluster.
 //
 // kafka.sh function → Go replacement:
 //
@@ -20,23 +30,18 @@
 //	random_cluster_id        clusterID
 //	make_certs               makeCerts (crypto/x509: CA, broker, client; EC P-256, 2 days)
 //	make_credentials         newCredentials (random password; user names as constants)
-//	write_config (1 node)    singleNodeProperties, saslJAAS (all five listeners; ACLs; extra lines)
-//	write_log_config         writeLogConfig (returns the JVM option, replaces jvm_opts)
-//	start_once (format part) formatStorage (with --add-scram for both SCRAM mechanisms)
-//	launch_node              Node.launch (os/exec, own process group)
-//	start_once (wait), wait_ready   waitReady (kadm BrokerMetadata: want brokers and a controller)
-//	do_start (retry loop)    StartSingle (retries when a port was taken)
-//	stop_pids, node_stop, wait_gone, alive   Node.Stop (SIGTERM+SIGCONT, SIGKILL after StopTimeout)
-//	do_broker kill/pause/resume   Node.Kill, Node.Pause, Node.Resume
-//	do_broker start, node_start   Single.StartAgain (restart = Node.Stop + StartAgain)
-//	do_stop (single node)    Single.Stop (removes the work dir unless KeepDir)
-//	do_run                   tools/kafkaharness "run -- CMD" (the same variables)
+//	write_config             singleNodeProperties, saslJAAS, sharedProperties, authorizer
+//	write_cluster_config     clusterNodeProperties (+ sharedProperties: min(3,N) replicas, min ISR 2 from 3)
+//	write_log_config, jvm_opts   writeLogConfig (returns the JVM option)
+//	start_once, start_cluster_once   prepareSingle, prepareCluster, formatStorage, Cluster.launchAll
+//	launch_node              Node.launch (os/exec; own session if detached, else Pdeathsig)
+//	wait_ready               Cluster.waitNode (a broker's metadata lists it; the controller's DescribeCluster)
+//	do_start (retry loop)    Start (retries when a port was taken)
+//	lock_state, running_pid, pid_from, alive, clear_state   state.go (claimStateDir, locked, load, save), Node.Running
+//	do_broker, node_stop, node_start, wait_gone   Cluster.Do, Node.Stop/Kill/Pause/Resume
+//	do_stop, stop_nodes, stop_pids   Cluster.Stop (brokers together, then the controller)
+//	do_run, stop_child, start/stop/bootstrap/env/log/status   tools/kafkaharness
 //
-// Not ported yet: write_cluster_config and start_cluster_once
-// (KAFKA_BROKERS=N: a controller and N brokers; readiness would ask for N
-// brokers); tiered_properties and compile_rsm (KAFKA_TIERED); do_streams_app;
-// the state dir (lock_state, running_pid, pid_from, clear_state: the
-// start/stop/bootstrap/env/log/status commands across processes, which need a
-// node that outlives the command); and most KAFKA_* environment parsing
-// (KAFKA_HEAP_OPTS, KAFKA_START_TIMEOUT; the command reads a few others).
+// Not ported yet: tiered_properties and compile_rsm (KAFKA_TIERED) and
+// do_streams_app, which another branch brings.
 package kafkaharness

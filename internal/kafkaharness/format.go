@@ -25,19 +25,23 @@ func clusterID() string {
 }
 
 // formatStorage writes meta.properties and the bootstrap checkpoint KRaft
-// needs before the first start, with the SCRAM user in it (SCRAM credentials
-// live in the metadata log). Small heap and C1 only: a short-lived tool.
-func formatStorage(ctx context.Context, libs, logOpt, dir, id string, cred SASLCredentials) error {
+// needs before the first start, with the SCRAM user in it if cred is not nil
+// (SCRAM credentials live in the metadata log). Small heap and C1 only: a
+// short-lived tool.
+func formatStorage(ctx context.Context, libs, logOpt, dir, id string, cred *SASLCredentials) error {
 	logPath := filepath.Join(dir, "format.log")
 	out, err := os.Create(logPath)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	cmd := exec.CommandContext(ctx, "java", "-Xmx128m", "-XX:TieredStopAtLevel=1", logOpt,
+	args := []string{"-Xmx128m", "-XX:TieredStopAtLevel=1", logOpt,
 		"-cp", filepath.Join(libs, "*"), "kafka.tools.StorageTool", "format",
-		"-t", id, "-c", filepath.Join(dir, "server.properties"),
-		"--add-scram", scramUser("SCRAM-SHA-256", cred), "--add-scram", scramUser("SCRAM-SHA-512", cred))
+		"-t", id, "-c", filepath.Join(dir, "server.properties")}
+	if cred != nil {
+		args = append(args, "--add-scram", scramUser("SCRAM-SHA-256", *cred), "--add-scram", scramUser("SCRAM-SHA-512", *cred))
+	}
+	cmd := exec.CommandContext(ctx, "java", args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Run(); err != nil {
 		b, _ := os.ReadFile(logPath)

@@ -11,32 +11,44 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// startSingle starts a node for the test (KAFKA_VERSION picks the release, as
-// for kafka.sh) and stops it when the test ends. It needs java and the jars
-// (or mvn), so it runs only with TF_ACC set, like the acceptance tests.
-func startSingle(t *testing.T) *Single {
+// startSingle starts a single node for the test and stops it when the test ends.
+func startSingle(t *testing.T) *Cluster {
+	t.Helper()
+	return startCluster(t, Options{})
+}
+
+// startCluster starts a cluster for the test (KAFKA_VERSION picks the
+// release, as for kafka.sh) and stops it when the test ends. It needs java and
+// the jars (or mvn), so it runs only with TF_ACC set, like the acceptance
+// tests, and never beside a suite's broker (KAFKA_BOOTSTRAP_SERVERS set, as in
+// make testacc's legs), so that its JVMs do not compete with theirs: make
+// testharness runs it on its own.
+func startCluster(t *testing.T, o Options) *Cluster {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
-		t.Skip("starts a real Kafka JVM; set TF_ACC=1")
+		t.Skip("starts real Kafka JVMs; set TF_ACC=1 (make testharness)")
+	}
+	if os.Getenv("KAFKA_BOOTSTRAP_SERVERS") != "" {
+		t.Skip("starts Kafka JVMs of its own: not beside the suite's broker (make testharness runs it alone)")
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	pom, err := FindPom(wd)
-	if err != nil {
+	if o.Pom, err = FindPom(wd); err != nil {
 		t.Fatal(err)
 	}
-	s, err := StartSingle(t.Context(), Options{Version: os.Getenv("KAFKA_VERSION"), Pom: pom})
+	o.Version = os.Getenv("KAFKA_VERSION")
+	c, err := Start(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := s.Stop(); err != nil {
-			t.Errorf("stopping the node: %v", err)
+		if err := c.Stop(); err != nil {
+			t.Errorf("stopping the cluster: %v", err)
 		}
 	})
-	return s
+	return c
 }
 
 // partitionCount is how many partitions the cluster lists for topic.
@@ -57,13 +69,13 @@ func admin(t *testing.T, bootstrap string) *kadm.Client {
 
 // tlsAdmin is a kadm client on addr that trusts only the node's test CA and,
 // when withCert, presents the test client certificate.
-func tlsAdmin(t *testing.T, s *Single, addr string, withCert bool) *kadm.Client {
+func tlsAdmin(t *testing.T, s *Cluster, addr string, withCert bool) *kadm.Client {
 	t.Helper()
 	return adminWith(t, kgo.SeedBrokers(addr), kgo.DialTLSConfig(tlsConfig(t, s, withCert)))
 }
 
 // tlsConfig trusts only the node's test CA; withCert adds the client certificate.
-func tlsConfig(t *testing.T, s *Single, withCert bool) *tls.Config {
+func tlsConfig(t *testing.T, s *Cluster, withCert bool) *tls.Config {
 	t.Helper()
 	caPEM, err := os.ReadFile(s.TLS.CA)
 	if err != nil {

@@ -17,13 +17,13 @@ func TestKillThenStartAgainKeepsTopics(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if err := s.Node.Kill(); err != nil {
+	if err := s.Do(ctx, VerbKill, 1); err != nil {
 		t.Fatal(err)
 	}
-	if s.Node.Running() {
-		t.Fatal("node running after Kill")
+	if s.Node(1).Running() {
+		t.Fatal("node running after kill")
 	}
-	if err := s.StartAgain(ctx); err != nil {
+	if err := s.Do(ctx, VerbStart, 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := partitionCount(ctx, t, adm, "survives-kill"); got != 2 {
@@ -36,7 +36,7 @@ func TestKillThenStartAgainKeepsTopics(t *testing.T) {
 // come, not a speed being measured.
 func TestPauseSilencesNodeUntilResume(t *testing.T) {
 	s := startSingle(t)
-	if err := s.Node.Pause(); err != nil {
+	if err := s.Do(t.Context(), VerbPause, 1); err != nil {
 		t.Fatal(err)
 	}
 	paused, cancel := context.WithTimeout(t.Context(), 3*time.Second)
@@ -44,11 +44,11 @@ func TestPauseSilencesNodeUntilResume(t *testing.T) {
 	if _, err := admin(t, s.Bootstrap()).BrokerMetadata(paused); err == nil {
 		t.Fatal("a paused node answered a metadata request")
 	}
-	if !s.Node.Running() {
+	if !s.Node(1).Running() {
 		t.Fatal("paused node counted as exited")
 	}
 
-	if err := s.Node.Resume(); err != nil {
+	if err := s.Do(t.Context(), VerbResume, 1); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel2 := context.WithTimeout(t.Context(), time.Minute)

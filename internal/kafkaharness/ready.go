@@ -4,46 +4,94 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // errExited says the JVM exited before it was ready.
 var errExited = errors.New("exited during startup")
 
-// waitReady asks the cluster at bootstrap, through kadm, until its metadata
-// lists want brokers (KRaft lists only registered, unfenced brokers) and a
-// controller, or the node exits, or ctx ends. Each ask is bounded so a node
-// that accepts connections but does not answer yet cannot stall the loop.
-func waitReady(ctx context.Context, n *Node, bootstrap []string, want int) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...), kgo.DialTimeout(time.Second),
-		kgo.RequestRetries(0))
+// waitNode asks node n itself, through franz-go, until it says it serves, or
+// it exits, or ctx ends: a broker's metadata lists every broker of want
+// (KRaft lists only registered, unfenced brokers) and a controller; the
+// controller answers DescribeCluster on its listener naming itself the active
+// controller (KIP-919, Kafka 3.7+). Each ask is bounded, so that a node that
+// accepts connections but does not answer yet cannot stall the loop.
+func (c *Cluster) waitNode(ctx context.Context, n *Node, want []int32) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(n.Addr()), kgo.DialTimeout(time.Second), kgo.RequestRetries(0))
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	seed := cl.SeedBrokers()[0] // this node, not whichever broker kgo would pick
+	ask := func(ctx context.Context) error { return brokerServes(ctx, seed, want) }
+	if !n.IsBroker() {
+		ask = func(ctx context.Context) error { return controllerServes(ctx, seed, n.ID) }
+	}
 	var last error
 	for {
-		ask, cancel := context.WithTimeout(ctx, 2*time.Second)
-		m, err := adm.BrokerMetadata(ask)
+		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		last = ask(actx)
 		cancel()
-		switch {
-		case err != nil:
-			last = err
-		case len(m.Brokers) == want && m.Controller >= 0:
+		if last == nil {
 			return nil
-		default:
-			last = fmt.Errorf("metadata lists %d of %d brokers, controller %d", len(m.Brokers), want, m.Controller)
+		}
+		if !n.Running() {
+			return fmt.Errorf("node %d: %w", n.ID, errExited)
 		}
 		select {
-		case <-n.exited:
-			return errExited
 		case <-ctx.Done():
-			return fmt.Errorf("not ready: %w (last answer: %w)", ctx.Err(), last)
+			return fmt.Errorf("node %d not ready: %w (last answer: %w)", n.ID, ctx.Err(), last)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// brokerServes asks b for metadata (no topics): nil once it lists every id of
+// want and a controller.
+func brokerServes(ctx context.Context, b *kgo.Broker, want []int32) error {
+	req := kmsg.NewPtrMetadataRequest()
+	req.Topics = []kmsg.MetadataRequestTopic{}
+	r, err := b.Request(ctx, req)
+	if err != nil {
+		return err
+	}
+	resp, ok := r.(*kmsg.MetadataResponse)
+	if !ok {
+		return fmt.Errorf("metadata answered with %T", r)
+	}
+	var listed []int32
+	for _, br := range resp.Brokers {
+		listed = append(listed, br.NodeID)
+	}
+	for _, id := range want {
+		if !slices.Contains(listed, id) {
+			return fmt.Errorf("metadata lists brokers %v, not %d; controller %d", listed, id, resp.ControllerID)
+		}
+	}
+	if resp.ControllerID < 0 {
+		return errors.New("metadata names no controller")
+	}
+	return nil
+}
+
+// controllerServes asks b, a controller's listener, which controller is active.
+func controllerServes(ctx context.Context, b *kgo.Broker, id int32) error {
+	req := kmsg.NewPtrDescribeClusterRequest()
+	req.EndpointType = 2 // controllers
+	r, err := b.Request(ctx, req)
+	if err != nil {
+		return err
+	}
+	resp, ok := r.(*kmsg.DescribeClusterResponse)
+	if !ok {
+		return fmt.Errorf("DescribeCluster answered with %T", r)
+	}
+	if resp.ControllerID != id {
+		return fmt.Errorf("controller %d names %d the active controller (error code %d)", id, resp.ControllerID, resp.ErrorCode)
+	}
+	return nil
 }

@@ -11,65 +11,84 @@ import (
 	"time"
 )
 
-// Options for StartSingle; the zero value is kafka.sh's defaults but for Pom.
+// Options for Start; the zero value is kafka.sh's defaults (a single node)
+// but for Pom.
 type Options struct {
-	Version      string        // Kafka release; DefaultVersion if empty
-	Cache        string        // jar cache; CacheDir() if empty
-	Pom          string        // tools/kafka/pom.xml, for a download
-	Heap         []string      // JVM heap options; -Xmx256m -Xms64m if nil
-	StartTimeout time.Duration // per attempt; 90 s if zero
-	NoACLs       bool          // no authorizer (kafka.sh KAFKA_ACLS=0)
-	Extra        string        // server.properties lines appended verbatim
-	KeepDir      bool          // Stop leaves the work dir (config, log) behind
+	Version        string        // Kafka release; DefaultVersion if empty
+	Cache          string        // jar cache; CacheDir() if empty
+	Pom            string        // tools/kafka/pom.xml, for a download
+	Heap           []string      // JVM heap options of a broker; -Xmx256m -Xms64m if nil
+	ControllerHeap []string      // of the controller of a cluster; -Xmx128m -Xms32m if nil
+	StartTimeout   time.Duration // per attempt; 90 s if zero
+	NoACLs         bool          // no authorizer (kafka.sh KAFKA_ACLS=0)
+	Extra          string        // server.properties lines appended verbatim, on every node
+	KeepDir        bool          // Stop leaves the work dir (config, log) behind
+	// Brokers is 1 (or 0) for the single combined node with every listener,
+	// N (2..9) for a controller (ControllerID) and brokers 1..N, PLAINTEXT only.
+	Brokers int
+	// StateDir, if set, records the cluster there (see Attach) so that other
+	// processes can act on its nodes; a cluster is already running there is an error.
+	StateDir string
+	// Detached nodes get sessions of their own and outlive this process (the
+	// command's start); otherwise they die with it.
+	Detached bool
 }
 
 // attempts of a start: a port can be taken between FreePorts and the bind.
 const attempts = 3
 
-// Single is a running single-node KRaft cluster (node id 1, broker and
-// controller in one JVM) on loopback.
-type Single struct {
-	Node      *Node
-	Ports     Ports
-	ClusterID string
-	Version   string
-	TLS       TLSFiles // for the SSL and MTLS listeners
-	SASL      SASLCredentials
-	Libs      string // the jars (KAFKA_LIBS: Kafka's Java tools run on them)
-	keepDir   bool
-	timeout   time.Duration // a start's bound (Options.StartTimeout)
+// Bootstrap is every broker's PLAINTEXT address, comma-separated
+// (KAFKA_BOOTSTRAP_SERVERS).
+func (c *Cluster) Bootstrap() string {
+	var out []string
+	for _, id := range c.Brokers {
+		out = append(out, c.Nodes[id].Addr())
+	}
+	return strings.Join(out, ",")
 }
 
-// Bootstrap is the PLAINTEXT address (KAFKA_BOOTSTRAP_SERVERS).
-func (s *Single) Bootstrap() string { return addr(s.Ports.Plaintext) }
+// The single node's other listeners; empty in a cluster.
 
 // SSLBootstrap is the TLS address (KAFKA_SSL_BOOTSTRAP_SERVERS).
-func (s *Single) SSLBootstrap() string { return addr(s.Ports.SSL) }
+func (c *Cluster) SSLBootstrap() string { return addr(c.Ports.SSL) }
 
 // MTLSBootstrap is the mutual-TLS address (KAFKA_MTLS_BOOTSTRAP_SERVERS).
-func (s *Single) MTLSBootstrap() string { return addr(s.Ports.MTLS) }
+func (c *Cluster) MTLSBootstrap() string { return addr(c.Ports.MTLS) }
 
 // SASLBootstrap is the SASL_PLAINTEXT address (KAFKA_SASL_PLAINTEXT_BOOTSTRAP_SERVERS).
-func (s *Single) SASLBootstrap() string { return addr(s.Ports.SASL) }
+func (c *Cluster) SASLBootstrap() string { return addr(c.Ports.SASL) }
 
 // SASLSSLBootstrap is the SASL_SSL address (KAFKA_SASL_SSL_BOOTSTRAP_SERVERS).
-func (s *Single) SASLSSLBootstrap() string { return addr(s.Ports.SASLSSL) }
+func (c *Cluster) SASLSSLBootstrap() string { return addr(c.Ports.SASLSSL) }
 
-func addr(port int) string { return "127.0.0.1:" + strconv.Itoa(port) }
+func addr(port int) string {
+	if port == 0 {
+		return ""
+	}
+	return "127.0.0.1:" + strconv.Itoa(port)
+}
 
-// StartSingle downloads the jars if needed, writes a fresh work dir, formats
-// it and starts the node, returning once the cluster says it is ready. On
-// error nothing is left running.
-func StartSingle(ctx context.Context, o Options) (*Single, error) {
+// Start downloads the jars if needed, writes a fresh work dir, formats it and
+// starts the nodes, returning once the cluster says it is ready. On error
+// nothing is left running.
+func Start(ctx context.Context, o Options) (*Cluster, error) {
 	o = o.withDefaults()
+	if o.Brokers < 1 || o.Brokers > 9 {
+		return nil, fmt.Errorf("brokers must be 1 to 9, not %d", o.Brokers)
+	}
 	libs, err := Jars(ctx, o)
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := claimStateDir(o.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	for try := 1; ; try++ {
-		s, err := startOnce(ctx, o, libs)
+		c, err := startOnce(ctx, o, libs)
 		if err == nil || !errors.Is(err, errPortTaken) || try == attempts {
-			return s, err
+			return c, err
 		}
 	}
 }
@@ -86,43 +105,55 @@ func (o Options) withDefaults() Options {
 	if o.Heap == nil {
 		o.Heap = []string{"-Xmx256m", "-Xms64m"}
 	}
+	if o.ControllerHeap == nil {
+		o.ControllerHeap = []string{"-Xmx128m", "-Xms32m"}
+	}
 	if o.StartTimeout == 0 {
 		o.StartTimeout = 90 * time.Second
+	}
+	if o.Brokers == 0 {
+		o.Brokers = 1
 	}
 	return o
 }
 
 // startOnce is one attempt with a fresh dir and fresh ports.
-func startOnce(ctx context.Context, o Options, libs string) (*Single, error) {
+func startOnce(ctx context.Context, o Options, libs string) (*Cluster, error) {
 	dir, err := os.MkdirTemp("", "kafka-broker.")
 	if err != nil {
 		return nil, err
 	}
-	s, err := prepare(ctx, o, libs, dir)
+	prep := prepareSingle
+	if o.Brokers > 1 {
+		prep = prepareCluster
+	}
+	c, err := prep(ctx, o, libs, dir)
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	if err := s.Node.launch(); err != nil {
-		_ = os.RemoveAll(dir)
-		return nil, err
-	}
-	err = s.waitReady(ctx)
+	err = c.launchAll(ctx)
 	if err == nil {
-		return s, nil
+		return c, nil
 	}
-	taken := errors.Is(err, errExited) && s.Node.portTaken()
-	tail := logTail(s.Node.LogPath(), 40)
-	s.keepDir = false
-	_ = s.Stop()
+	var taken bool
+	var tails []string
+	for _, id := range c.ids() {
+		n := c.Nodes[id]
+		taken = taken || (!n.Running() && n.portTaken(0))
+		tails = append(tails, fmt.Sprintf("last lines of %s:\n%s", n.LogPath(), logTail(n.LogPath(), 40)))
+	}
+	c.KeepDir = false
+	_ = c.stopAll()
 	if taken {
 		return nil, errPortTaken
 	}
-	return nil, fmt.Errorf("kafka %s in %s: %w; last lines of its log:\n%s", o.Version, dir, err, tail)
+	return nil, fmt.Errorf("kafka %s in %s: %w; %s", o.Version, dir, err, strings.Join(tails, "\n"))
 }
 
-// prepare chooses ports and writes and formats the node's config in dir.
-func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) {
+// prepareSingle chooses ports and writes and formats the single node's
+// config, with all five listeners, in dir.
+func prepareSingle(ctx context.Context, o Options, libs, dir string) (*Cluster, error) {
 	p, err := FreePorts(6)
 	if err != nil {
 		return nil, err
@@ -142,40 +173,13 @@ func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) 
 		return nil, err
 	}
 	id := clusterID()
-	if err := formatStorage(ctx, libs, logOpt, dir, id, cred); err != nil {
+	if err := formatStorage(ctx, libs, logOpt, dir, id, &cred); err != nil {
 		return nil, err
 	}
-	node := &Node{ID: 1, Dir: dir, Heap: o.Heap, libs: libs, logOpt: logOpt}
-	return &Single{Node: node, Ports: ports, ClusterID: id, Version: o.Version, TLS: tls, SASL: cred, Libs: libs, keepDir: o.KeepDir, timeout: o.StartTimeout}, nil
-}
-
-// StartAgain launches the node again after Node.Stop or Node.Kill, on its
-// data, config and ports, and returns once the cluster says it is ready (a
-// restarted broker is registered and unfenced).
-func (s *Single) StartAgain(ctx context.Context) error {
-	if err := s.Node.launch(); err != nil {
-		return err
-	}
-	if err := s.waitReady(ctx); err != nil {
-		return fmt.Errorf("node %d did not start again (log %s): %w", s.Node.ID, s.Node.LogPath(), err)
-	}
-	return nil
-}
-
-func (s *Single) waitReady(ctx context.Context) error {
-	wait, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	return waitReady(wait, s.Node, []string{s.Bootstrap()}, 1)
-}
-
-// Stop stops the node (see Node.Stop) and deletes its work dir unless
-// Options.KeepDir.
-func (s *Single) Stop() error {
-	err := s.Node.Stop(StopTimeout)
-	if !s.keepDir {
-		err = errors.Join(err, os.RemoveAll(s.Node.Dir))
-	}
-	return err
+	c := newCluster(o, libs, dir, id)
+	c.Ports, c.TLS, c.SASL = ports, tls, cred
+	c.add(&Node{ID: 1, Role: RoleCombined, Dir: dir, Port: ports.Plaintext, Args: launchArgs(c.java, o.Heap, logOpt, libs, dir)})
+	return c, nil
 }
 
 // logTail is the last n lines of the file at path, for an error message.

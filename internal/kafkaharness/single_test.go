@@ -40,10 +40,10 @@ func TestStopEndsNodeAndDeletesDir(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if s.Node.Running() {
+	if s.Node(1).Running() {
 		t.Error("node still running after Stop")
 	}
-	if _, err := os.Stat(s.Node.Dir); !os.IsNotExist(err) {
-		t.Errorf("work dir %s: %v, want it deleted", s.Node.Dir, err)
+	if _, err := os.Stat(s.Node(1).Dir); !os.IsNotExist(err) {
+		t.Errorf("work dir %s: %v, want it deleted", s.Node(1).Dir, err)
 	}
 }
