@@ -145,7 +145,7 @@ func (c *Cluster) prepareNode(o Options, cfg clusterConfig, id int32, role, sub 
 }
 
 // launchAll launches every node, controller first, records them, and waits
-// until each broker lists all brokers and a controller.
+// until the controller is active and each broker lists all brokers.
 func (c *Cluster) launchAll(ctx context.Context) error {
 	for _, id := range c.ids() {
 		if err := c.Nodes[id].launch(c.Detached); err != nil {
@@ -155,10 +155,12 @@ func (c *Cluster) launchAll(ctx context.Context) error {
 	if err := c.save(); err != nil {
 		return err
 	}
-	wait, cancel := context.WithTimeout(ctx, c.Timeout)
-	defer cancel()
+	// Each node in its bound, as kafka.sh did: a cluster's JVMs start together on a shared machine.
 	for _, id := range c.ids() {
-		if err := c.waitNode(wait, c.Nodes[id], c.Brokers); err != nil {
+		wait, cancel := context.WithTimeout(ctx, c.Timeout)
+		err := c.waitNode(wait, c.Nodes[id], c.Brokers)
+		cancel()
+		if err != nil {
 			return err
 		}
 	}

@@ -43,5 +43,6 @@
 //	do_run, stop_child, start/stop/bootstrap/env/log/status   tools/kafkaharness
 //
 // Not ported yet: tiered_properties and compile_rsm (KAFKA_TIERED) and
-// do_streams_app, which another branch brings.
+// do_streams_app, which another branch brings; until then tools/kafka.sh
+// hands those to the old script, kept as tools/kafka/legacy.sh.
 package kafkaharness

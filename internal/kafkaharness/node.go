@@ -85,9 +85,9 @@ func (n *Node) launch(detached bool) error {
 		return fmt.Errorf("starting node %d: %w", n.ID, err)
 	}
 	n.Pid = cmd.Process.Pid
-	// Reap it when it exits while we live; liveness is read from /proc.
-	go func() { _ = cmd.Wait() }()
-	return nil
+	// No goroutine waits for it (a test's leak check would find one waiting
+	// on a node that outlives the test): Running reads /proc and reaps it.
+	return cmd.Process.Release()
 }
 
 // Running reports whether the recorded pid is this node's JVM, alive (a
@@ -96,7 +96,13 @@ func (n *Node) Running() bool {
 	if n.Pid <= 0 {
 		return false
 	}
-	if s := procState(n.Pid); s == "" || s == "Z" || s == "X" {
+	switch procState(n.Pid) {
+	case "":
+		return false
+	case "Z", "X":
+		// Exited; reap it if it is our child (ECHILD if not: init reaps it).
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(n.Pid, &ws, syscall.WNOHANG, nil)
 		return false
 	}
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", n.Pid))

@@ -21,21 +21,9 @@ var errExited = errors.New("exited during startup")
 // controller (KIP-919, Kafka 3.7+). Each ask is bounded, so that a node that
 // accepts connections but does not answer yet cannot stall the loop.
 func (c *Cluster) waitNode(ctx context.Context, n *Node, want []int32) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(n.Addr()), kgo.DialTimeout(time.Second), kgo.RequestRetries(0))
-	if err != nil {
-		return err
-	}
-	defer cl.Close()
-	seed := cl.SeedBrokers()[0] // this node, not whichever broker kgo would pick
-	ask := func(ctx context.Context) error { return brokerServes(ctx, seed, want) }
-	if !n.IsBroker() {
-		ask = func(ctx context.Context) error { return controllerServes(ctx, seed, n.ID) }
-	}
 	var last error
 	for {
-		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		last = ask(actx)
-		cancel()
+		last = askNode(ctx, n, want)
 		if last == nil {
 			return nil
 		}
@@ -48,6 +36,24 @@ func (c *Cluster) waitNode(ctx context.Context, n *Node, want []int32) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// askNode asks n once, on a new connection bounded as a whole (kgo bounds a
+// connection's ApiVersions handshake by its own overhead, not by ctx).
+func askNode(ctx context.Context, n *Node, want []int32) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(n.Addr()), kgo.DialTimeout(time.Second), kgo.RequestRetries(0),
+		kgo.RequestTimeoutOverhead(time.Second))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	seed := cl.SeedBrokers()[0] // this node, not whichever broker kgo would pick
+	if n.IsBroker() {
+		return brokerServes(ctx, seed, want)
+	}
+	return controllerServes(ctx, seed, n.ID)
 }
 
 // brokerServes asks b for metadata (no topics): nil once it lists every id of
