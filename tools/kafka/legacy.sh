@@ -107,7 +107,7 @@
 
 set -euo pipefail
 
-script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pom="$script_dir/kafka/pom.xml"
 
 version=${KAFKA_VERSION:-4.4.0}
