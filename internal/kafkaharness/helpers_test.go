@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -15,6 +16,13 @@ import (
 // for kafka.sh) and stops it when the test ends. It needs java and the jars
 // (or mvn), so it runs only with TF_ACC set, like the acceptance tests.
 func startSingle(t *testing.T) *Single {
+	t.Helper()
+	return startWith(t, accOptions(t))
+}
+
+// accOptions are a real-Kafka test's options: KAFKA_VERSION and the pom. It
+// skips the test without TF_ACC.
+func accOptions(t *testing.T) Options {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("starts a real Kafka JVM; set TF_ACC=1")
@@ -27,7 +35,13 @@ func startSingle(t *testing.T) *Single {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := StartSingle(t.Context(), Options{Version: os.Getenv("KAFKA_VERSION"), Pom: pom})
+	return Options{Version: os.Getenv("KAFKA_VERSION"), Pom: pom}
+}
+
+// startWith starts a node with o and stops it when the test ends.
+func startWith(t *testing.T, o Options) *Single {
+	t.Helper()
+	s, err := StartSingle(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,4 +108,24 @@ func adminWith(t *testing.T, opts ...kgo.Opt) *kadm.Client {
 	}
 	t.Cleanup(cl.Close)
 	return kadm.NewClient(cl)
+}
+
+// scratchCache is o with a cache of the test's own that shares the real
+// cache's jars (a symlink, downloaded first if needed), so that what is built
+// into the cache (FileRemoteStorage, the streams app) is built by the test.
+func scratchCache(t *testing.T, o Options) Options {
+	t.Helper()
+	o = o.withDefaults()
+	libs, err := Jars(t.Context(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Cache = t.TempDir()
+	if err := os.Mkdir(filepath.Join(o.Cache, "kafka-"+o.Version), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(libs, LibsDir(o.Cache, o.Version)); err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

@@ -21,6 +21,8 @@ type Options struct {
 	NoACLs       bool          // no authorizer (kafka.sh KAFKA_ACLS=0)
 	Extra        string        // server.properties lines appended verbatim
 	KeepDir      bool          // Stop leaves the work dir (config, log) behind
+	Tiered       bool          // tiered storage, remote tier in RemoteDir (KAFKA_TIERED=1)
+	rsmClasses   string        // FileRemoteStorage's class dir, set by StartSingle when Tiered
 }
 
 // attempts of a start: a port can be taken between FreePorts and the bind.
@@ -65,6 +67,11 @@ func StartSingle(ctx context.Context, o Options) (*Single, error) {
 	libs, err := Jars(ctx, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.Tiered {
+		if o.rsmClasses, err = compileRSM(ctx, o, libs); err != nil {
+			return nil, err
+		}
 	}
 	for try := 1; ; try++ {
 		s, err := startOnce(ctx, o, libs)
@@ -133,7 +140,8 @@ func prepare(ctx context.Context, o Options, libs, dir string) (*Single, error) 
 	if err != nil {
 		return nil, err
 	}
-	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, tls: tls, sasl: cred, acls: !o.NoACLs, extra: o.Extra})
+	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, tls: tls, sasl: cred, acls: !o.NoACLs,
+		extra: tieredProperties(dir, o.rsmClasses) + o.Extra})
 	if err := os.WriteFile(filepath.Join(dir, "server.properties"), []byte(props), 0o644); err != nil {
 		return nil, err
 	}
