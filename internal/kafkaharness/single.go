@@ -115,6 +115,9 @@ func startOnce(ctx context.Context, o Options, libs string) (*Single, error) {
 		return nil, err
 	}
 	err = s.waitReady(ctx)
+	if err == nil && o.Tiered {
+		err = s.waitTiered(ctx)
+	}
 	if err == nil {
 		return s, nil
 	}

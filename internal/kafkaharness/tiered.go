@@ -2,8 +2,13 @@ package kafkaharness
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // Tiered storage (KIP-405) on the single node (Options.Tiered, kafka.sh
@@ -45,4 +50,39 @@ func tieredProperties(dir, classes string) string {
 		"remote.log.manager.task.interval.ms=1000",
 		"log.retention.check.interval.ms=1000",
 	}, "\n") + "\n"
+}
+
+// remoteLogMetadataTopic is where Kafka's topic-based metadata manager keeps
+// the remote segments' metadata.
+const remoteLogMetadataTopic = "__remote_log_metadata"
+
+// waitTiered asks the cluster, through kadm, until it lists the metadata
+// manager's topic. The manager creates it from a thread of its own once the
+// broker serves, and a broker stopped before that never stops by itself
+// (TopicBasedRemoteLogMetadataManager.close joins that thread, which waits on
+// a CreateTopics the stopping broker no longer answers; kafka.sh kills it
+// after 20 s): so a tiered node is ready only once the topic is there.
+func (s *Single) waitTiered(ctx context.Context) error {
+	wait, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(s.Bootstrap()), kgo.RequestRetries(0))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	for {
+		// All topics, none named: naming one could create it (auto.create.topics.enable).
+		topics, err := adm.ListTopicsWithInternal(wait)
+		if err == nil && topics.Has(remoteLogMetadataTopic) && topics[remoteLogMetadataTopic].Err == nil {
+			return nil
+		}
+		select {
+		case <-s.Node.exited:
+			return errExited
+		case <-wait.Done():
+			return fmt.Errorf("tiered storage not ready: %s not listed (%w; last error: %v)", remoteLogMetadataTopic, wait.Err(), err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }

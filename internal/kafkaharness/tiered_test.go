@@ -120,3 +120,15 @@ func listOffset(ctx context.Context, t *testing.T, cl *kgo.Client, topic string,
 	}
 	return p.Offset
 }
+
+// A tiered node stopped as soon as StartSingle returns stops by itself
+// (SIGTERM), rather than hanging in its metadata manager's close until it is
+// killed: StartSingle returns only once the manager's topic is there.
+func TestTieredNodeStopsRightAfterStart(t *testing.T) {
+	o := accOptions(t)
+	o.Tiered = true
+	s := startWith(t, o)
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
