@@ -8,9 +8,11 @@
 //	                             variables (KAFKA_{SSL,MTLS,SASL_PLAINTEXT,SASL_SSL}_
 //	                             BOOTSTRAP_SERVERS, KAFKA_TEST_*) set as kafka.sh run
 //	                             does, stop the node; exit with CMD's status
+//	kafkaharness streams-app     build the streams group tests' app once; print
+//	                             its class path besides the broker's jars
 //
-// It reads KAFKA_VERSION, KAFKA_CACHE_DIR, KAFKA_ACLS=0, KAFKA_EXTRA_PROPERTIES
-// and KAFKA_KEEP_WORKDIR=1 as kafka.sh does.
+// It reads KAFKA_VERSION, KAFKA_CACHE_DIR, KAFKA_ACLS=0, KAFKA_EXTRA_PROPERTIES,
+// KAFKA_KEEP_WORKDIR=1 and KAFKA_TIERED=1 as kafka.sh does.
 package main
 
 import (
@@ -34,7 +36,7 @@ func main() {
 }
 
 func usage() (int, error) {
-	return 2, errors.New("usage: kafkaharness download | run -- CMD [ARGS...]")
+	return 2, errors.New("usage: kafkaharness download | streams-app | run -- CMD [ARGS...]")
 }
 
 func run(args []string) (int, error) {
@@ -56,6 +58,8 @@ func run(args []string) (int, error) {
 		}
 		fmt.Println(libs)
 		return 0, nil
+	case args[0] == "streams-app":
+		return printed(kafkaharness.StreamsApp(ctx, o))
 	case args[0] == "run" && len(args) > 2 && args[1] == "--":
 		return runWith(ctx, o, args[2:])
 	}
@@ -79,6 +83,7 @@ func options() (kafkaharness.Options, error) {
 		NoACLs:  os.Getenv("KAFKA_ACLS") == "0",
 		Extra:   os.Getenv("KAFKA_EXTRA_PROPERTIES"),
 		KeepDir: os.Getenv("KAFKA_KEEP_WORKDIR") == "1",
+		Tiered:  os.Getenv("KAFKA_TIERED") == "1",
 	}, nil
 }
 
@@ -123,5 +128,14 @@ func runWith(ctx context.Context, o kafkaharness.Options, argv []string) (code i
 	if err != nil {
 		return 1, err
 	}
+	return 0, nil
+}
+
+// printed prints a verb's result line on stdout.
+func printed(line string, err error) (int, error) {
+	if err != nil {
+		return 1, err
+	}
+	fmt.Println(line)
 	return 0, nil
 }
