@@ -4,8 +4,9 @@
 // starts the JVM as a child process and asks the cluster itself (franz-go
 // kadm) whether it is ready, rather than grepping its log. It is stage 1 of
 // replacing tools/kafka.sh (issue 20): the single node only, with all of its
-// listeners (PLAINTEXT, SSL, MTLS, SASL_PLAINTEXT, SASL_SSL); the tests and
-// make targets still use kafka.sh.
+// listeners (PLAINTEXT, SSL, MTLS, SASL_PLAINTEXT, SASL_SSL) and tiered
+// storage, and the streams group tests' app (internal/acctest builds it with
+// StreamsApp); the other tests and the make targets still use kafka.sh.
 //
 // A node is this process's child (Node): stopping it is SIGTERM then SIGKILL
 // after a bound, and if this process dies the node is killed with it
@@ -31,11 +32,16 @@
 //	do_broker start, node_start   Single.StartAgain (restart = Node.Stop + StartAgain)
 //	do_stop (single node)    Single.Stop (removes the work dir unless KeepDir)
 //	do_run                   tools/kafkaharness "run -- CMD" (the same variables)
+//	tiered_properties        tieredProperties (Options.Tiered, KAFKA_TIERED=1); waitTiered
+//	                         (ready once __remote_log_metadata is listed: stopped earlier, the node hangs)
+//	compile_rsm              compileRSM (javaBuild.compile: <cache>/kafka-V/rsm-<hash>, under the cache lock)
+//	do_streams_app           StreamsApp (mavenArtifact + javaBuild.compile: streams-<hash>);
+//	                         tools/kafkaharness "streams-app"
 //
 // Not ported yet: write_cluster_config and start_cluster_once
 // (KAFKA_BROKERS=N: a controller and N brokers; readiness would ask for N
-// brokers); tiered_properties and compile_rsm (KAFKA_TIERED); do_streams_app;
-// the state dir (lock_state, running_pid, pid_from, clear_state: the
+// brokers; kafka.sh refuses KAFKA_TIERED=1 there); the state dir
+// (lock_state, running_pid, pid_from, clear_state: the
 // start/stop/bootstrap/env/log/status commands across processes, which need a
 // node that outlives the command); and most KAFKA_* environment parsing
 // (KAFKA_HEAP_OPTS, KAFKA_START_TIMEOUT; the command reads a few others).
