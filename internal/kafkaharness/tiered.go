@@ -2,6 +2,7 @@ package kafkaharness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -71,17 +72,21 @@ func (s *Single) waitTiered(ctx context.Context) error {
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
+	last := errors.New(remoteLogMetadataTopic + " not listed")
 	for {
 		// All topics, none named: naming one could create it (auto.create.topics.enable).
 		topics, err := adm.ListTopicsWithInternal(wait)
-		if err == nil && topics.Has(remoteLogMetadataTopic) && topics[remoteLogMetadataTopic].Err == nil {
+		switch {
+		case err != nil:
+			last = err
+		case topics.Has(remoteLogMetadataTopic) && topics[remoteLogMetadataTopic].Err == nil:
 			return nil
 		}
 		select {
 		case <-s.Node.exited:
 			return errExited
 		case <-wait.Done():
-			return fmt.Errorf("tiered storage not ready: %s not listed (%w; last error: %v)", remoteLogMetadataTopic, wait.Err(), err)
+			return fmt.Errorf("tiered storage not ready: %w (last answer: %w)", wait.Err(), last)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
