@@ -4,7 +4,8 @@
 // storage, starts the JVMs and asks the cluster itself (franz-go) whether it
 // is ready, rather than grepping logs. tools/kafkaharness is its command
 // (download, start, stop, run, bootstrap, env, log, status, broker VERB ID),
-// which tools/kafka.sh wraps.
+// which tools/kafka.sh wraps. The single node can run tiered storage
+// (Options.Tiered); StreamsApp builds the streams group tests' app.
 //
 // A Cluster is the single combined node (id 1, broker and controller, with
 // PLAINTEXT, SSL, MTLS, SASL_PLAINTEXT and SASL_SSL listeners) or, with
@@ -23,7 +24,7 @@
 // again through Attach are always detached (own session), because the test
 // process ends before the owner stops the cluster.
 //
-// kafka.sh function → Go replacement:
+// What each function of the old tools/kafka.sh (bash, until this package) became:
 //
 //	do_download              Jars (+ mavenCopy, lockFile: same coordinates, cache, marker, flock)
 //	free_ports, port_open    FreePorts (net.Listen on 127.0.0.1:0)
@@ -41,8 +42,9 @@
 //	do_broker, node_stop, node_start, wait_gone   Cluster.Do, Node.Stop/Kill/Pause/Resume
 //	do_stop, stop_nodes, stop_pids   Cluster.Stop (brokers together, then the controller)
 //	do_run, stop_child, start/stop/bootstrap/env/log/status   tools/kafkaharness
-//
-// Not ported yet: tiered_properties and compile_rsm (KAFKA_TIERED) and
-// do_streams_app, which another branch brings; until then tools/kafka.sh
-// hands those to the old script, kept as tools/kafka/legacy.sh.
+//	tiered_properties        tieredProperties (Options.Tiered, KAFKA_TIERED=1); waitTiered
+//	                         (ready once __remote_log_metadata is listed: stopped earlier, the node hangs)
+//	compile_rsm              compileRSM (javaBuild.compile: <cache>/kafka-V/rsm-<hash>, under the cache lock)
+//	do_streams_app           StreamsApp (mavenArtifact + javaBuild.compile: streams-<hash>);
+//	                         tools/kafkaharness "streams-app"
 package kafkaharness

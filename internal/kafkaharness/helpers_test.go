@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -18,12 +19,20 @@ func startSingle(t *testing.T) *Cluster {
 }
 
 // startCluster starts a cluster for the test (KAFKA_VERSION picks the
-// release, as for kafka.sh) and stops it when the test ends. It needs java and
-// the jars (or mvn), so it runs only with TF_ACC set, like the acceptance
-// tests, and never beside a suite's broker (KAFKA_BOOTSTRAP_SERVERS set, as in
-// make testacc's legs), so that its JVMs do not compete with theirs: make
-// testharness runs it on its own.
+// release, as for kafka.sh) and stops it when the test ends.
 func startCluster(t *testing.T, o Options) *Cluster {
+	t.Helper()
+	base := accOptions(t)
+	o.Pom, o.Version = base.Pom, base.Version
+	return startWith(t, o)
+}
+
+// accOptions are a real-Kafka test's options: KAFKA_VERSION and the pom. It
+// needs java and the jars (or mvn), so it runs only with TF_ACC set, like the
+// acceptance tests, and never beside a suite's broker (KAFKA_BOOTSTRAP_SERVERS
+// set, as in make testacc's legs), so that its JVMs do not compete with
+// theirs: make testharness runs it on its own.
+func accOptions(t *testing.T) Options {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("starts real Kafka JVMs; set TF_ACC=1 (make testharness)")
@@ -35,10 +44,16 @@ func startCluster(t *testing.T, o Options) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Pom, err = FindPom(wd); err != nil {
+	pom, err := FindPom(wd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	o.Version = os.Getenv("KAFKA_VERSION")
+	return Options{Version: os.Getenv("KAFKA_VERSION"), Pom: pom}
+}
+
+// startWith starts a cluster with o and stops it when the test ends.
+func startWith(t *testing.T, o Options) *Cluster {
+	t.Helper()
 	c, err := Start(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -106,4 +121,24 @@ func adminWith(t *testing.T, opts ...kgo.Opt) *kadm.Client {
 	}
 	t.Cleanup(cl.Close)
 	return kadm.NewClient(cl)
+}
+
+// scratchCache is o with a cache of the test's own that shares the real
+// cache's jars (a symlink, downloaded first if needed), so that what is built
+// into the cache (FileRemoteStorage, the streams app) is built by the test.
+func scratchCache(t *testing.T, o Options) Options {
+	t.Helper()
+	o = o.withDefaults()
+	libs, err := Jars(t.Context(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Cache = t.TempDir()
+	if err := os.Mkdir(filepath.Join(o.Cache, "kafka-"+o.Version), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(libs, LibsDir(o.Cache, o.Version)); err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

@@ -32,6 +32,10 @@ type Options struct {
 	// Detached nodes get sessions of their own and outlive this process (the
 	// command's start); otherwise they die with it.
 	Detached bool
+	// Tiered is tiered storage (KIP-405) on the single node, the remote tier in
+	// RemoteDir (KAFKA_TIERED=1); a cluster of brokers refuses it, as kafka.sh did.
+	Tiered     bool
+	rsmClasses string // FileRemoteStorage's class dir, set by Start when Tiered
 }
 
 // attempts of a start: a port can be taken between FreePorts and the bind.
@@ -85,6 +89,14 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		return nil, err
 	}
 	defer unlock()
+	if o.Tiered {
+		if o.Brokers > 1 {
+			return nil, errors.New("tiered storage runs on the single node only, not with brokers > 1")
+		}
+		if o.rsmClasses, err = compileRSM(ctx, o, libs); err != nil {
+			return nil, err
+		}
+	}
 	for try := 1; ; try++ {
 		c, err := startOnce(ctx, o, libs)
 		if err == nil || !errors.Is(err, errPortTaken) || try == attempts {
@@ -133,6 +145,9 @@ func startOnce(ctx context.Context, o Options, libs string) (*Cluster, error) {
 		return nil, err
 	}
 	err = c.launchAll(ctx)
+	if err == nil && o.Tiered {
+		err = c.waitTiered(ctx)
+	}
 	if err == nil {
 		return c, nil
 	}
@@ -164,7 +179,8 @@ func prepareSingle(ctx context.Context, o Options, libs, dir string) (*Cluster, 
 	if err != nil {
 		return nil, err
 	}
-	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, tls: tls, sasl: cred, acls: !o.NoACLs, extra: o.Extra})
+	props := singleNodeProperties(serverConfig{dir: dir, ports: ports, tls: tls, sasl: cred, acls: !o.NoACLs,
+		extra: tieredProperties(dir, o.rsmClasses) + o.Extra})
 	if err := os.WriteFile(filepath.Join(dir, "server.properties"), []byte(props), 0o644); err != nil {
 		return nil, err
 	}

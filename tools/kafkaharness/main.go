@@ -13,6 +13,8 @@
 //	env               print its variables as export lines
 //	log               print its nodes' logs, one path a line
 //	status            exit 0 if it runs (the nodes on stderr)
+//	streams-app       build the streams group tests' Kafka Streams app once
+//	                  (4.x); print its class path besides the broker's jars
 //	broker VERB ID    stop|kill|pause|resume|start|restart node ID (1..N,
 //	                  the controller 100), keeping its data, config and port
 //
@@ -21,7 +23,8 @@
 // unless it is set), KAFKA_BROKERS (1: the single node with its TLS and SASL
 // listeners; 2..9: a controller and N brokers, PLAINTEXT only),
 // KAFKA_HEAP_OPTS, KAFKA_CONTROLLER_HEAP_OPTS, KAFKA_START_TIMEOUT (seconds),
-// KAFKA_ACLS=0, KAFKA_EXTRA_PROPERTIES, KAFKA_KEEP_WORKDIR=1. stdout carries
+// KAFKA_ACLS=0, KAFKA_EXTRA_PROPERTIES, KAFKA_KEEP_WORKDIR=1, KAFKA_TIERED=1 (tiered
+// storage on the single node). stdout carries
 // only results; progress goes to stderr.
 package main
 
@@ -53,7 +56,7 @@ func logf(format string, args ...any) {
 }
 
 const usage = "usage: kafkaharness download | start | stop | run -- CMD [ARGS...] | bootstrap | env | log | " +
-	"status | broker stop|kill|pause|resume|start|restart ID"
+	"status | streams-app | broker stop|kill|pause|resume|start|restart ID"
 
 func run(args []string) (int, error) {
 	if len(args) == 0 {
@@ -78,6 +81,12 @@ func run(args []string) (int, error) {
 		return exit(err)
 	case args[0] == "start":
 		return exit(start(ctx, o))
+	case args[0] == "streams-app":
+		cp, err := kafkaharness.StreamsApp(ctx, o)
+		if err == nil {
+			fmt.Println(cp)
+		}
+		return exit(err)
 	case args[0] == "stop":
 		return exit(stopCluster(o))
 	case args[0] == "broker" && len(args) == 3:
@@ -112,6 +121,7 @@ func options() (kafkaharness.Options, error) {
 		NoACLs:         os.Getenv("KAFKA_ACLS") == "0",
 		Extra:          os.Getenv("KAFKA_EXTRA_PROPERTIES"),
 		KeepDir:        os.Getenv("KAFKA_KEEP_WORKDIR") == "1",
+		Tiered:         os.Getenv("KAFKA_TIERED") == "1",
 		StateDir:       os.Getenv("KAFKA_STATE_DIR"),
 	}
 	if o.StateDir == "" {
