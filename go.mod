@@ -113,4 +113,8 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
-tool github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs
+tool (
+	github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs
+	github.com/kafka-offsets/terraform-provider-kafka/tools/terraform-versions
+	github.com/kafka-offsets/terraform-provider-kafka/tools/testlog
+)

@@ -9,7 +9,8 @@
 #   test NAME VERSION       the Terraform-level tests with that binary on one broker (kafka.sh
 #                           run): ./internal/provider but TestChaos*, then tools/plan-examples.sh
 #   tested                  the NAME:VERSION pairs CI tests that way
-#   latest NAME             the newest release the proxy serves (its list, then later versions asked by name)
+#   latest NAME             the newest release the proxy serves (its list, then later versions asked by
+#                           name; tools/terraform-versions, as at-least)
 #   at-least BINARY TF_VERSION TOFU_VERSION   exit 0 if BINARY is Terraform TF_VERSION or
 #                           later, or OpenTofu TOFU_VERSION or later
 #   label BINARY            its version line: "Terraform v1.5.7", "OpenTofu v1.12.6"
@@ -39,31 +40,9 @@ module() {
 }
 main_pkg() { if [[ $1 == tofu ]]; then echo ./cmd/tofu; else echo .; fi; }
 
-# served MODULE VERSION: the proxy serves MODULE at vVERSION. It serves releases it does not list
-# (Terraform 1.14 to 1.16 in December 2026), so a list alone understates the newest.
-served() { (cd / && GOTOOLCHAIN=local GOFLAGS= go list -m "$1@v$2" >/dev/null 2>&1); }
-
-# latest NAME: the newest release the proxy lists, or a later one it serves: the patches after it,
-# then each next minor's, until four in a row are refused (some are: Terraform 1.15.4), and a
-# minor none of whose first four is served ends the search.
-latest() {
-  local mod newest major minor patch misses
-  mod=$(module "$1")
-  # The proxy's list, outside any module (go list -m needs none with -versions and a path@).
-  newest=$( (cd / && GOTOOLCHAIN=local GOFLAGS= go list -m -versions "$mod") | tr ' ' '\n' |
-    grep -E '^v[0-9]+\.[0-9]+\.[0-9]+$' | sort -V | tail -1 | sed 's/^v//')
-  IFS=. read -r major minor patch <<<"$newest"
-  while :; do
-    misses=0
-    while ((misses < 4)); do
-      patch=$((patch + 1))
-      if served "$mod" "$major.$minor.$patch"; then newest=$major.$minor.$patch misses=0; else misses=$((misses + 1)); fi
-    done
-    [[ $newest == "$major.$minor".* ]] || break
-    minor=$((minor + 1)) patch=-1
-  done
-  echo "$newest"
-}
+# go_tool ARGS: the version logic that is Go's (tools/terraform-versions/main.go; go tool, unlike
+# go run, exits with the program's status).
+go_tool() { (cd "$repo" && go tool terraform-versions "$@"); }
 
 # drop_nested SRC: Terraform 1.9 and later keep nine remote-state backends (s3, gcs, azurerm, ...)
 # and internal/legacy in nested modules, which a module's zip leaves out, and replace them with
@@ -92,7 +71,7 @@ build() {
   if [[ -x $bin ]]; then exec 7>&-; return 0; fi
   start=$SECONDS
   echo "terraform-versions: building $name $version from $mod (a few minutes)" >&2
-  src=$(cd / && GOTOOLCHAIN=local GOFLAGS= go mod download -json "$mod@v$version" |
+  src=$(cd / && GOTOOLCHAIN=local GOFLAGS='' go mod download -json "$mod@v$version" |
     sed -nE 's/^\s*"Dir": "(.*)",?$/\1/p')
   [[ -d $src ]] || die "go mod download $mod@v$version gave no module folder"
   work=$(mktemp -d) # global: the EXIT trap removes it when the build is cut short
@@ -122,15 +101,6 @@ build() {
 # version_line BINARY: "Terraform v1.5.7" or "OpenTofu v1.10.6" (OpenTofu may print CLI
 # configuration warnings before it, on stdout).
 version_line() { "$1" version 2>/dev/null | grep -m1 -E '^(Terraform|OpenTofu) v' || true; }
-
-# at_least BINARY TF_VERSION TOFU_VERSION
-at_least() {
-  local first min=$2 version
-  first=$(version_line "$1")
-  [[ $first == OpenTofu* ]] && min=$3
-  version=${first##* v}
-  [[ $(printf '%s\n%s\n' "$min" "${version%%-*}" | sort -V | sed -n 1p) == "$min" ]]
-}
 
 # run_tests NAME VERSION. No -race: make testacc runs the provider's code under it; this is about
 # Terraform's side. OpenTofu looks providers up on its own registry: the test framework must say so.
@@ -168,12 +138,13 @@ case $cmd in
   tested) printf '%s\n' "${tested[@]}" ;;
   latest)
     [[ $# == 1 ]] || die "usage: $0 latest NAME"
-    latest "$1"
+    mod=$(module "$1")
+    go_tool latest "$mod"
     ;;
   label) version_line "$1" ;;
   at-least)
     [[ $# == 3 ]] || die "usage: $0 at-least BINARY TF_VERSION TOFU_VERSION"
-    at_least "$@"
+    go_tool at-least "$(version_line "$1")" "$2" "$3"
     ;;
   *) die "usage: $0 path|build|test|tested|latest|at-least|label ... (see the comment at the top)" ;;
 esac

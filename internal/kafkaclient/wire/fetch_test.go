@@ -38,9 +38,7 @@ func fetchRequestAt(v int16) *wire.FetchRequest {
 
 // The Fetch types replace kafka-go's, v4 to v11: connections negotiate within that range.
 func TestFetchRegistered(t *testing.T) {
-	if lo, hi := protocol.Fetch.MinVersion(), protocol.Fetch.MaxVersion(); lo != wire.MinFetchVersion || hi != 11 {
-		t.Fatalf("Fetch registered for v%d-v%d, want v4-v11", lo, hi)
-	}
+	wantRegistered(t, protocol.Fetch, wire.MinFetchVersion, 11)
 	for _, tc := range []struct {
 		name       string
 		brokerMax  int16
@@ -118,11 +116,7 @@ func TestFetchEveryVersionEveryCodec(t *testing.T) {
 		}
 		cl.Close()
 	}
-	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialFake(t, c)
 	for v := int16(wire.MinFetchVersion); v <= 11; v++ {
 		req := &wire.FetchRequest{ReplicaID: wire.FetchConsumerReplica, MaxWaitTime: 100, MinBytes: 1, MaxBytes: 1 << 20,
 			SessionID: wire.FetchNoSession, SessionEpoch: wire.FetchFinalEpoch, Topics: []wire.FetchRequestTopic{{Topic: "t"}}}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go/compress"
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
@@ -252,4 +254,24 @@ func threeRecords(base int64, codec compress.Compression) testBatch {
 		{OffsetDelta: 1, TimestampDelta: 10000, Value: []byte("b")},
 		{OffsetDelta: 2, TimestampDelta: 20000, Value: []byte("c")},
 	}}
+}
+
+// wantRegistered fails the test unless kafka-go's table has api for exactly versions lo to hi:
+// this package's types are registered there in its place.
+func wantRegistered(t *testing.T, api protocol.ApiKey, lo, hi int16) {
+	t.Helper()
+	if api.MinVersion() != lo || api.MaxVersion() != hi {
+		t.Fatalf("%v registered for v%d-v%d, want v%d-v%d", api, api.MinVersion(), api.MaxVersion(), lo, hi)
+	}
+}
+
+// dialFake is a raw connection to the kfake cluster's first broker, closed when the test ends.
+func dialFake(t *testing.T, c *kfake.Cluster) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
 }

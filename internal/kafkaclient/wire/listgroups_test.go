@@ -1,7 +1,6 @@
 package wire_test
 
 import (
-	"net"
 	"testing"
 	"time"
 
@@ -17,14 +16,8 @@ import (
 func TestListGroupsEveryVersion(t *testing.T) {
 	c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
 	acctest.FakeCommit(t, c, "g", "t", 0, 0)
-	if lo, hi := protocol.ListGroups.MinVersion(), protocol.ListGroups.MaxVersion(); lo != 0 || hi != 5 {
-		t.Fatalf("ListGroups registered for v%d-v%d, want v0-v5", lo, hi)
-	}
-	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	wantRegistered(t, protocol.ListGroups, 0, 5)
+	conn := dialFake(t, c)
 	for v := int16(0); v <= 5; v++ {
 		_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
 		m, err := protocol.RoundTrip(conn, v, int32(v), "test", &wire.ListGroupsRequest{})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"net"
 	"testing"
 	"time"
 
@@ -28,14 +27,8 @@ func TestListOffsetsEveryVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if lo, hi := protocol.ListOffsets.MinVersion(), protocol.ListOffsets.MaxVersion(); lo != 1 || hi != 11 {
-		t.Fatalf("ListOffsets registered for v%d-v%d, want v1-v11", lo, hi)
-	}
-	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	wantRegistered(t, protocol.ListOffsets, 1, 11)
+	conn := dialFake(t, c)
 	for v := int16(1); v <= 10; v++ {
 		_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
 		req := &wire.ListOffsetsRequest{ReplicaID: -1, TimeoutMs: 1000, Topics: []wire.ListOffsetsRequestTopic{{Topic: "t",

@@ -2,7 +2,6 @@ package wire_test
 
 import (
 	"fmt"
-	"net"
 	"testing"
 	"time"
 
@@ -19,14 +18,8 @@ func TestOffsetFetchEveryVersion(t *testing.T) {
 	c := acctest.Fake(t, kfake.SeedTopics(2, "t"))
 	acctest.FakeCommit(t, c, "g1", "t", 1, 5)
 	acctest.FakeCommit(t, c, "g2", "t", 0, 3)
-	if lo, hi := protocol.OffsetFetch.MinVersion(), protocol.OffsetFetch.MaxVersion(); lo != 2 || hi != 9 {
-		t.Fatalf("OffsetFetch registered for v%d-v%d, want v2-v9", lo, hi)
-	}
-	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	wantRegistered(t, protocol.OffsetFetch, 2, 9)
+	conn := dialFake(t, c)
 	for v := int16(2); v <= 9; v++ {
 		req := &wire.OffsetFetchRequest{GroupID: "g1", Groups: []wire.OffsetFetchRequestGroup{{GroupID: "g1", MemberEpoch: -1}}}
 		want := "g1:t/1=5"

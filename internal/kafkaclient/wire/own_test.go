@@ -3,7 +3,6 @@ package wire_test
 import (
 	"encoding/binary"
 	"io"
-	"net"
 	"testing"
 	"time"
 
@@ -22,11 +21,7 @@ func TestDescribeShareGroupOffsetsEveryVersion(t *testing.T) {
 	if lo, hi, ok := wire.OwnVersions(wire.DescribeShareGroupOffsets); !ok || lo != 0 || hi != 1 {
 		t.Fatalf("DescribeShareGroupOffsets is encoded here for v%d-v%d (%v), want v0-v1", lo, hi, ok)
 	}
-	conn, err := net.Dial("tcp", c.ListenAddrs()[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialFake(t, c)
 	for v := int16(0); v <= 1; v++ {
 		req := &wire.DescribeShareGroupOffsetsRequest{Groups: []wire.DescribeShareGroupOffsetsRequestGroup{
 			{GroupID: "g"},
