@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,25 +85,6 @@ func ChaosCluster(t testing.TB, minBrokers, maxBrokers int) *Cluster {
 	c.WaitHealthy()
 	c.BalanceLeaders()
 	return c
-}
-
-// kafkaScript finds tools/kafka.sh from the test's directory (the package's), for streams-app.
-func kafkaScript(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "tools", "kafka.sh")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory: cannot find tools/kafka.sh")
-		}
-		dir = parent
-	}
 }
 
 // IDs are the broker ids, ascending.
