@@ -8,8 +8,8 @@
 #   tools/kafka.sh broker stop|kill|pause|resume|start|restart ID
 #
 # The binary is built into bin/ of this checkout and exec'd, not `go run`: go run does not pass
-# SIGTERM on to the program, so `run` could not stop CMD and the cluster in order, and it would
-# hold a build lock while CMD runs. go build finds an up-to-date binary in a fraction of a second.
+# SIGTERM on to the program, so `run` could not stop CMD and the cluster in order. go build finds an
+# up-to-date binary in a fraction of a second.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
