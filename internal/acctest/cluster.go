@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,27 +15,29 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaharness"
 )
 
 // Cluster is the cluster that tools/kafka.sh run started, for chaos tests that stop, kill and
-// pause its brokers (tools/kafka.sh broker VERB ID) and check, with franz-go, that it is whole
-// again. Every broker is running again, with full ISRs and preferred leaders, when the test ends.
+// pause its brokers (the harness's node verbs, on the cluster its state dir records) and check,
+// with franz-go, that it is whole again. Every broker is running again, with full ISRs and
+// preferred leaders, when the test ends.
 type Cluster struct {
 	*Kafka // the independent client (oracle) on every broker
 
-	t        testing.TB
-	script   string
-	stateDir string
-	ids      []int32
-	addrs    map[int32]string
-	start    time.Time
+	t       testing.TB
+	harness *kafkaharness.Cluster // attached: brokers it restarts outlive the test process
+	ids     []int32
+	addrs   map[int32]string
+	start   time.Time
 
 	mu   sync.Mutex
 	down map[int32]string // broker id -> "stopped" or "paused", by this test
 	bg   sync.WaitGroup
 }
 
-// Time allowed for one tools/kafka.sh broker command (a start waits until the broker is
+// Time allowed for one node verb (a start waits until the broker is
 // registered, which after a kill lasts until its old session expires: 9 s) and for the cluster to
 // be whole again.
 const (
@@ -62,7 +62,11 @@ func ChaosCluster(t testing.TB, minBrokers, maxBrokers int) *Cluster {
 		t.Skip("chaos test: KAFKA_STATE_DIR or KAFKA_BROKER_IDS is not set, so this cluster was not started by " +
 			"tools/kafka.sh run, and its brokers are not ours to stop")
 	}
-	c := &Cluster{t: t, stateDir: stateDir, addrs: map[int32]string{}, down: map[int32]string{}, start: time.Now()}
+	harness, err := kafkaharness.Attach(stateDir)
+	if err != nil {
+		t.Fatalf("chaos test: the cluster of KAFKA_STATE_DIR: %v", err)
+	}
+	c := &Cluster{t: t, harness: harness, addrs: map[int32]string{}, down: map[int32]string{}, start: time.Now()}
 	for _, f := range strings.Fields(ids) {
 		id, err := strconv.ParseInt(f, 10, 32)
 		addr := os.Getenv("KAFKA_BROKER_" + f + "_ADDR")
@@ -75,32 +79,12 @@ func ChaosCluster(t testing.TB, minBrokers, maxBrokers int) *Cluster {
 	if n := len(c.ids); n < minBrokers || n > maxBrokers {
 		t.Skipf("chaos test for a cluster of %d to %d brokers; this one has %d (KAFKA_BROKERS sets it)", minBrokers, maxBrokers, n)
 	}
-	c.script = kafkaScript(t)
 	c.Kafka = Connect(t)
 	// Registered first, so it runs last: after the test's own cleanups.
 	t.Cleanup(c.restore)
 	c.WaitHealthy()
 	c.BalanceLeaders()
 	return c
-}
-
-// kafkaScript finds tools/kafka.sh from the test's directory (the package's).
-func kafkaScript(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "tools", "kafka.sh")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory: cannot find tools/kafka.sh")
-		}
-		dir = parent
-	}
 }
 
 // IDs are the broker ids, ascending.
@@ -122,19 +106,19 @@ func (c *Cluster) Bootstrap() []string {
 func (c *Cluster) Since() time.Duration { return time.Since(c.start).Round(10 * time.Millisecond) }
 
 // Stop shuts broker id down gracefully (SIGTERM: controlled shutdown) and waits until it exited.
-func (c *Cluster) Stop(id int32) error { return c.broker("stop", id, "stopped") }
+func (c *Cluster) Stop(id int32) error { return c.broker(kafkaharness.VerbStop, id, "stopped") }
 
 // Kill crashes broker id (SIGKILL): it keeps its leaderships until the controller fences it.
-func (c *Cluster) Kill(id int32) error { return c.broker("kill", id, "stopped") }
+func (c *Cluster) Kill(id int32) error { return c.broker(kafkaharness.VerbKill, id, "stopped") }
 
 // Pause stops broker id with SIGSTOP: its connections stay open and nothing answers.
-func (c *Cluster) Pause(id int32) error { return c.broker("pause", id, "paused") }
+func (c *Cluster) Pause(id int32) error { return c.broker(kafkaharness.VerbPause, id, "paused") }
 
 // Resume wakes a paused broker (SIGCONT).
-func (c *Cluster) Resume(id int32) error { return c.broker("resume", id, "") }
+func (c *Cluster) Resume(id int32) error { return c.broker(kafkaharness.VerbResume, id, "") }
 
 // Start launches broker id again with its data, config and port, and waits until it serves.
-func (c *Cluster) Start(id int32) error { return c.broker("start", id, "") }
+func (c *Cluster) Start(id int32) error { return c.broker(kafkaharness.VerbStart, id, "") }
 
 // Restart is Stop then Start (each logged with its time).
 func (c *Cluster) Restart(id int32) error {
@@ -158,19 +142,16 @@ func (c *Cluster) RollingRestart() error {
 	return nil
 }
 
-// broker runs tools/kafka.sh broker verb id, bounded, and records what it left behind. Safe from
-// any goroutine: the script serialises commands on the cluster's state dir.
+// broker acts on broker id (kafka.sh's broker verb id), bounded, and records what it left behind.
+// Safe from any goroutine: the harness serialises verbs on the cluster's state dir.
 func (c *Cluster) broker(verb string, id int32, after string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), brokerCommandLimit)
 	defer cancel()
 	began := c.Since()
-	cmd := exec.CommandContext(ctx, c.script, "broker", verb, strconv.Itoa(int(id)))
-	cmd.Env = append(os.Environ(), "KAFKA_STATE_DIR="+c.stateDir)
-	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.CombinedOutput()
+	err := c.harness.Do(ctx, verb, id)
 	took := c.Since() - began
 	if err != nil {
-		return fmt.Errorf("tools/kafka.sh broker %s %d (at %s, after %s): %w: %s", verb, id, began, took, err, out)
+		return fmt.Errorf("broker %s %d (at %s, after %s): %w", verb, id, began, took, err)
 	}
 	c.mu.Lock()
 	if after == "" {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,10 +14,12 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaharness"
 )
 
 // Streams groups (KIP-1071) for the tests: a real Kafka Streams application
-// (tools/kafka/StreamsReader.java, built by tools/kafka.sh streams-app) as the group's member, and
+// (tools/kafka/StreamsReader.java, built by kafkaharness.StreamsApp) as the group's member, and
 // Kafka's own kafka-streams-groups.sh (StreamsGroupCommand, from the broker's jars) as the oracle
 // for what the group owns and has committed.
 
@@ -140,21 +141,31 @@ func (k *Kafka) committedToEnd(group, topic string, partitions []int32) bool {
 	return true
 }
 
-// streamsApp builds the streams app (tools/kafka.sh streams-app) for the broker's Kafka version,
-// the one of KAFKA_LIBS (<cache>/kafka-<version>/libs), and returns its class path.
+// streamsApp builds the streams app (kafkaharness.StreamsApp, 5 minutes at most: it may fetch
+// kafka-streams with Maven) for the broker's Kafka version, the one of KAFKA_LIBS
+// (<cache>/kafka-<version>/libs), and returns its class path.
 func (k *Kafka) streamsApp() string {
 	k.t.Helper()
 	libs := kafkaLibs(k.t)
-	cmd := exec.Command(kafkaScript(k.t), "streams-app")
-	cmd.Env = append(os.Environ(), "KAFKA_VERSION="+strings.TrimPrefix(filepath.Base(filepath.Dir(libs)), "kafka-"),
-		"KAFKA_CACHE_DIR="+filepath.Dir(filepath.Dir(libs)))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	cp, err := cmd.Output()
+	wd, err := os.Getwd()
 	if err != nil {
-		k.t.Fatalf("tools/kafka.sh streams-app: %v\n%s", err, stderr.String())
+		k.t.Fatal(err)
 	}
-	return strings.TrimSpace(string(cp))
+	pom, err := kafkaharness.FindPom(wd)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	c, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cp, err := kafkaharness.StreamsApp(c, kafkaharness.Options{
+		Version: strings.TrimPrefix(filepath.Base(filepath.Dir(libs)), "kafka-"),
+		Cache:   filepath.Dir(filepath.Dir(libs)),
+		Pom:     pom,
+	})
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	return cp
 }
 
 // StreamsGroup is the oracle's view of a streams group: its state as ListGroups lists it (kadm),
