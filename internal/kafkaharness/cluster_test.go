@@ -31,11 +31,7 @@ func TestClusterOfThreeBrokersReplicatesThrice(t *testing.T) {
 	if _, err := adm.CreateTopic(ctx, 1, -1, nil, "thrice"); err != nil {
 		t.Fatal(err)
 	}
-	td, err := adm.ListTopics(ctx, "thrice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := len(td["thrice"].Partitions[0].Replicas); got != 3 {
+	if got := len(listedTopic(ctx, t, adm, "thrice").Partitions[0].Replicas); got != 3 {
 		t.Errorf("thrice/0 has %d replicas, want 3 (default.replication.factor)", got)
 	}
 	rc, err := adm.DescribeBrokerConfigs(ctx, 1)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -69,11 +70,35 @@ func startWith(t *testing.T, o Options) *Cluster {
 // partitionCount is how many partitions the cluster lists for topic.
 func partitionCount(ctx context.Context, t *testing.T, adm *kadm.Client, topic string) int {
 	t.Helper()
-	td, err := adm.ListTopics(ctx, topic)
-	if err != nil {
-		t.Fatal(err)
+	return len(listedTopic(ctx, t, adm, topic).Partitions)
+}
+
+// listedTopic is topic as the cluster lists it once every partition has a
+// leader: a broker learns of a topic created a moment ago from the controller
+// a little later (KRaft metadata propagates asynchronously), and until then
+// lists it as unknown or leaderless. Bounded by ctx.
+func listedTopic(ctx context.Context, t *testing.T, adm *kadm.Client, topic string) kadm.TopicDetail {
+	t.Helper()
+	for {
+		td, err := adm.ListTopics(ctx, topic)
+		if err == nil && td[topic].Err == nil && len(td[topic].Partitions) > 0 && allLed(td[topic]) {
+			return td[topic]
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("topic %s not listed with leaders: %v (last answer: %v, %+v)", topic, ctx.Err(), err, td[topic])
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	return len(td[topic].Partitions)
+}
+
+func allLed(td kadm.TopicDetail) bool {
+	for _, p := range td.Partitions {
+		if p.Leader < 0 || p.Err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // admin is a kadm client on the PLAINTEXT address bootstrap.
