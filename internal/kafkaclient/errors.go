@@ -182,18 +182,24 @@ func (e *ReadEndedError) Error() string {
 func (e *ReadEndedError) Unwrap() error { return e.Err }
 
 // TimeoutError: the read did not finish within the timeout although the cluster answered; Last is
-// the error of the last attempt.
+// the error of the last attempt, Before (if not nil) the failure that caused that attempt, when
+// the timeout itself cut the last attempt short.
 type TimeoutError struct {
 	Timeout time.Duration
 	Last    error
+	Before  error
 }
 
 func (e *TimeoutError) Error() string {
 	if e.Last == nil {
 		return fmt.Sprintf("no answer from the Kafka cluster within the timeout of %s", e.Timeout)
 	}
-	return fmt.Sprintf("no complete answer from the Kafka cluster within the timeout of %s; still failing: %v",
+	msg := fmt.Sprintf("no complete answer from the Kafka cluster within the timeout of %s; still failing: %v",
 		e.Timeout, e.Last)
+	if e.Before != nil {
+		msg += fmt.Sprintf(" (the timeout cut that attempt short; the attempt before it failed with: %v)", e.Before)
+	}
+	return msg
 }
 
 func (e *TimeoutError) Unwrap() error { return e.Last }

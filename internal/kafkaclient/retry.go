@@ -65,6 +65,7 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 	wait := newBackoff(rand.Int64N)
 	var notBefore time.Time
 	believe := time.Now()
+	var before error // the failure that caused this attempt, if any
 	for {
 		err := op(notBefore, believe)
 		if err == nil {
@@ -74,7 +75,7 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 			return errClosed // Close ended the connections: another attempt cannot succeed
 		}
 		if ctx.Err() != nil {
-			return c.timeoutError(err)
+			return c.timeoutError(err, before)
 		}
 		if wrong := c.wrongAddress(err, believe); wrong != nil {
 			return wrong
@@ -84,9 +85,10 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		}
 		notBefore = time.Now()
 		believe = notBefore
+		before = err
 		select {
 		case <-ctx.Done():
-			return c.timeoutError(err)
+			return c.timeoutError(err, nil)
 		case <-c.life.Done():
 			return errClosed
 		case <-time.After(wait.next()):
@@ -120,8 +122,9 @@ func unresolvedName(err error) *ConnectionError {
 }
 
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
-// the last attempt was still failing on.
-func (c *Client) timeoutError(last error) error {
+// the last attempt was still failing on. When the timeout itself cut that attempt short, before
+// (the failure that caused the attempt) is said too: it is what kept the read from finishing.
+func (c *Client) timeoutError(last, before error) error {
 	if !c.dials.Reached() {
 		return &UnreachableError{
 			Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(),
@@ -131,7 +134,11 @@ func (c *Client) timeoutError(last error) error {
 	if !isRetriable(last) && !errors.Is(last, context.DeadlineExceeded) {
 		return last // a lasting failure that happened to end as the time ran out
 	}
-	return &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
+	te := &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
+	if before != nil && broker.IsTimeout(last) && before.Error() != last.Error() {
+		te.Before = before
+	}
+	return te
 }
 
 // retriable are the partition error codes that a retry with fresh metadata can cure.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -498,5 +500,53 @@ func TestUnresolvableBootstrapServerFailsAtOnce(t *testing.T) {
 	}
 	if n := dials.count(address); n != 1 {
 		t.Errorf("%d dials to %s, want 1", n, address)
+	}
+}
+
+// When the timeout cuts the last attempt short, the error says what failed the attempt before it
+// too: a read whose every ListOffsets connection breaks, and whose last Metadata request the
+// deadline cuts, must not blame only the Metadata request.
+func TestTimeoutSaysWhatFailedBeforeTheCutAttempt(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t"))
+	produce(t, c, "t", 0, 1)
+	cl := newClient(t, c, 2*time.Second)
+	readExact(t, cl, 0, 1) // a broker has answered: a timeout now is a TimeoutError
+
+	broken := &ConnectionError{Op: "ListOffsets (earliest)", Broker: "broker 0", BrokerID: 0,
+		Problem: "connection closed by broker", Err: io.ErrUnexpectedEOF}
+	cut := &ConnectionError{Op: "Metadata", Broker: "broker 0", BrokerID: 0,
+		Problem: "stopped answering", Err: os.ErrDeadlineExceeded}
+	tests := []struct {
+		name       string
+		last       error
+		wantBefore error
+	}{
+		{name: "last attempt cut by the timeout", last: cut, wantBefore: broken},
+		{name: "last attempt failed by itself", last: broken, wantBefore: nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			attempts := 0
+			err := cl.withRetries(ctx, func(time.Time, time.Time) error {
+				attempts++
+				if attempts == 1 {
+					return broken
+				}
+				<-ctx.Done()
+				return tc.last
+			})
+			var te *TimeoutError
+			if !errors.As(err, &te) {
+				t.Fatalf("got %v; want a TimeoutError", err)
+			}
+			if !errors.Is(te.Last, tc.last) || !errors.Is(te.Before, tc.wantBefore) {
+				t.Errorf("Last %v, Before %v; want Last %v, Before %v", te.Last, te.Before, tc.last, tc.wantBefore)
+			}
+			if !strings.Contains(err.Error(), "ListOffsets (earliest)") {
+				t.Errorf("error %q does not name the ListOffsets request that kept failing", err)
+			}
+		})
 	}
 }
