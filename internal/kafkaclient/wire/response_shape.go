@@ -69,9 +69,9 @@ func checkShapeOf(t reflect.Type, v int16, frame []byte) string {
 	flexible := isFlexible(t, v)
 	if flexible {
 		w.field = "response header tagged fields"
-		w.taggedFields(nil, v)
+		w.taggedFields(nil)
 	}
-	w.value(t, v, flexible)
+	w.value(shapeOf(t, v), flexible)
 	return w.problem
 }
 
@@ -168,51 +168,127 @@ func (w *shapeWalker) length(flexible bool, width int, what string) (n uint64, n
 	return uint64(int32(x)), false
 }
 
-func (w *shapeWalker) value(t reflect.Type, v int16, flexible bool) {
-	if w.problem != "" {
-		return
+// shape is what values of one type hold on the wire in one version, made once per type and
+// version (shapeOf): a response holds a million values of a few types, and asking reflection of
+// each one cost as much as kafka-go's decoding.
+type shape struct {
+	kind      shapeKind
+	name      string // the type, for a problem's wording
+	size      int    // fixedSize: its bytes; uuid: its length
+	elem      *shape // array and nullable: the element
+	fields    []shapeField
+	tagged    map[uint64]*shape // struct: its tagged fields in flexible versions
+	tagsLabel string            // names the tagged-field section in a problem
+}
+
+type shapeKind int8
+
+const (
+	unfollowable shapeKind = iota // a type that reads itself, or none kafka-go decodes
+	fixedSize
+	stringShape
+	bytesShape
+	arrayShape
+	structShape
+	nullableShape // a nullable struct (own.go's types only): -1 for null, else the struct
+	uuidShape     // [16]byte
+)
+
+type shapeField struct {
+	name  string
+	shape *shape
+}
+
+var shapeCache sync.Map // planKey -> *shape
+
+// shapeOf is t's shape in version v.
+func shapeOf(t reflect.Type, v int16) *shape {
+	if s, ok := shapeCache.Load(planKey{t, v}); ok {
+		return s.(*shape) //nolint:forcetypeassert // only *shape is stored
 	}
+	s := makeShape(t, v, map[reflect.Type]*shape{})
+	shapeCache.Store(planKey{t, v}, s)
+	return s
+}
+
+// makeShape builds t's shape; made holds the shapes begun, so that a type that contains itself
+// ends.
+func makeShape(t reflect.Type, v int16, made map[reflect.Type]*shape) *shape {
+	if s := made[t]; s != nil {
+		return s
+	}
+	s := &shape{name: t.String()}
+	made[t] = s
 	if readsItself(t) {
-		w.fail("a %s, which this check cannot follow", t) // no response in shapes has one
-		return
+		return s // no response in shapes has one
 	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int8:
-		w.fixed(1, t.String())
+		s.kind, s.size = fixedSize, 1
 	case reflect.Int16:
-		w.fixed(2, t.String())
+		s.kind, s.size = fixedSize, 2
 	case reflect.Int32:
-		w.fixed(4, t.String())
+		s.kind, s.size = fixedSize, 4
 	case reflect.Int64, reflect.Float64:
-		w.fixed(8, t.String())
+		s.kind, s.size = fixedSize, 8
 	case reflect.String:
+		s.kind = stringShape
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			s.kind = bytesShape
+			break
+		}
+		s.kind, s.elem = arrayShape, makeShape(t.Elem(), v, made)
+	case reflect.Struct:
+		p := planOf(t, v)
+		s.kind, s.tagsLabel, s.tagged = structShape, p.tagsLabel, map[uint64]*shape{}
+		for _, f := range p.fields {
+			s.fields = append(s.fields, shapeField{f.Name, makeShape(f.Type, v, made)})
+		}
+		for tag, ft := range p.tagged {
+			s.tagged[tag] = makeShape(ft, v, made)
+		}
+	case reflect.Pointer:
+		s.kind, s.elem = nullableShape, makeShape(t.Elem(), v, made)
+	case reflect.Array:
+		s.kind, s.size = uuidShape, t.Len()
+	}
+	return s
+}
+
+func (w *shapeWalker) value(s *shape, flexible bool) {
+	if w.problem != "" {
+		return
+	}
+	switch s.kind {
+	case fixedSize:
+		w.fixed(s.size, s.name)
+	case stringShape:
 		if n, null := w.length(flexible, 2, "a string"); !null {
 			w.take(n, "a string")
 		}
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			if n, null := w.length(flexible, 4, "a byte array"); !null {
-				w.take(n, "a byte array")
-			}
-			return
+	case bytesShape:
+		if n, null := w.length(flexible, 4, "a byte array"); !null {
+			w.take(n, "a byte array")
 		}
-		w.array(t, v, flexible)
-	case reflect.Struct:
-		w.structure(t, v, flexible)
-	case reflect.Pointer: // a nullable struct (own.go's types only): -1 for null, else the struct
+	case arrayShape:
+		w.array(s, flexible)
+	case structShape:
+		w.structure(s, flexible)
+	case nullableShape:
 		if int8(w.fixed(1, "a nullable struct's marker")) >= 0 {
-			w.value(t.Elem(), v, flexible)
+			w.value(s.elem, flexible)
 		}
-	case reflect.Array: // a uuid: [16]byte
-		w.take(uint64(t.Len()), t.String())
+	case uuidShape:
+		w.take(uint64(s.size), s.name)
 	default:
-		w.fail("a %s, which this check cannot follow", t)
+		w.fail("a %s, which this check cannot follow", s.name)
 	}
 }
 
 // array checks the count before each element: an element takes at least one byte, so a count
 // above the bytes left is a lie, and kafka-go would allocate it whole.
-func (w *shapeWalker) array(t reflect.Type, v int16, flexible bool) {
+func (w *shapeWalker) array(s *shape, flexible bool) {
 	n, null := w.length(flexible, 4, "an array")
 	if null || w.problem != "" {
 		return
@@ -222,25 +298,23 @@ func (w *shapeWalker) array(t reflect.Type, v int16, flexible bool) {
 		return
 	}
 	for i := uint64(0); i < n && w.problem == ""; i++ {
-		w.value(t.Elem(), v, flexible)
+		w.value(s.elem, flexible)
 	}
 }
 
-func (w *shapeWalker) structure(t reflect.Type, v int16, flexible bool) {
-	p := planOf(t, v)
-	for _, f := range p.fields {
-		w.field = f.Name
-		w.value(f.Type, v, flexible)
+func (w *shapeWalker) structure(s *shape, flexible bool) {
+	for _, f := range s.fields {
+		w.field = f.name
+		w.value(f.shape, flexible)
 	}
 	if flexible {
-		w.field = p.tagsLabel
-		w.taggedFields(p.tagged, v)
+		w.field = s.tagsLabel
+		w.taggedFields(s.tagged)
 	}
 }
 
 // structPlan is what a struct type holds on the wire in one version: its fields in order, and
-// those sent as tagged fields in flexible versions. Made once per type and version (a response
-// holds thousands of structs of a few types).
+// those sent as tagged fields in flexible versions. Made once per type and version.
 type structPlan struct {
 	fields    []reflect.StructField
 	tagged    map[uint64]reflect.Type
@@ -295,7 +369,7 @@ var readers sync.Map // reflect.Type -> bool
 // taggedFields reads a tagged-field section (KIP-482): a count, then per field a tag and a size.
 // kafka-go decodes a known tag as its field (whatever the size says) and reads the others'
 // bytes. Tags are int32 in Kafka: a larger one is refused rather than followed.
-func (w *shapeWalker) taggedFields(known map[uint64]reflect.Type, v int16) {
+func (w *shapeWalker) taggedFields(known map[uint64]*shape) {
 	n := w.uvarint("tagged field count")
 	if w.problem != "" {
 		return
@@ -312,7 +386,7 @@ func (w *shapeWalker) taggedFields(known map[uint64]reflect.Type, v int16) {
 		case tag > math.MaxInt32:
 			w.fail("a tagged field with tag %d, beyond Kafka's int32 tags", tag)
 		case ok:
-			w.value(t, v, true)
+			w.value(t, true)
 		default:
 			w.take(size, "a tagged field")
 		}
