@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"sync"
@@ -104,12 +105,6 @@ type leaderAsk struct {
 	listings   []listing
 }
 
-// askKey is one partition's entry in a ListOffsets request.
-type askKey struct {
-	topic     string
-	partition int32
-}
-
 // answer is one entry of a round, shared by the reads that asked for it.
 type answer struct {
 	offset, timestamp int64
@@ -117,24 +112,83 @@ type answer struct {
 }
 
 // entries are the partitions of one ListOffsets request of a round, each asked once, and their
-// answers: held by value in one slice, with an index, since a big read asks for a million.
+// answers, by topic: a big read asks for a million, so a topic's are held by value in one slice
+// with an index by partition, and a read's partitions, sorted by topic, cost one lookup of the
+// topic's name per topic (topicRuns), not one per partition.
 type entries struct {
-	index map[askKey]int // into asked
+	topics map[string]*topicEntries
+}
+
+// topicEntries are the partitions of one topic in a request, and their answers.
+type topicEntries struct {
+	topic string
+	index map[int32]int // into asked, by partition
 	asked []entry
 }
 
 // entry is one partition of a request and its answer.
 type entry struct {
-	askKey
+	partition int32
 	answer
 	answered bool // the response had the partition (record)
 }
 
-// add asks for tp, unless it is asked already.
-func (es *entries) add(tp askKey) {
-	if _, ok := es.index[tp]; !ok {
-		es.index[tp] = len(es.asked)
-		es.asked = append(es.asked, entry{askKey: tp})
+// add asks for partitions, sorted by topic, unless they are asked already.
+func (es *entries) add(partitions []topicPartition) {
+	for topic, run := range topicRuns(partitions) {
+		te := es.topics[topic]
+		if te == nil {
+			te = &topicEntries{topic: topic, index: make(map[int32]int, len(run)), asked: make([]entry, 0, len(run))}
+			es.topics[topic] = te
+		}
+		for _, p := range run {
+			te.add(int32(p.partition))
+		}
+	}
+}
+
+// add asks for partition, unless it is asked already.
+func (te *topicEntries) add(partition int32) {
+	if _, ok := te.index[partition]; !ok {
+		te.index[partition] = len(te.asked)
+		te.asked = append(te.asked, entry{partition: partition})
+	}
+}
+
+// answer is the answer of partition; nil if it was not asked.
+func (te *topicEntries) answer(partition int32) *answer {
+	if te == nil {
+		return nil
+	}
+	i, ok := te.index[partition]
+	if !ok {
+		return nil
+	}
+	return &te.asked[i].answer
+}
+
+// each calls fn for every entry of es.
+func (es *entries) each(fn func(topic string, e *entry)) {
+	for _, te := range es.topics {
+		for i := range te.asked {
+			fn(te.topic, &te.asked[i])
+		}
+	}
+}
+
+// topicRuns yields partitions, sorted by topic, one topic's run at a time.
+func topicRuns(partitions []topicPartition) iter.Seq2[string, []topicPartition] {
+	return func(yield func(string, []topicPartition) bool) {
+		for start := 0; start < len(partitions); {
+			end := start + 1
+			for end < len(partitions) && partitions[end].topic == partitions[start].topic {
+				end++
+			}
+			if !yield(partitions[start].topic, partitions[start:end]) {
+				return
+			}
+			start = end
+		}
 	}
 }
 
@@ -197,12 +251,7 @@ func (co *coalescer) ended(ctx context.Context, l leader, partitions []topicPart
 
 // answer is the entry of partition tp in r's request k; nil if tp was not asked.
 func (r *round) answer(k lookupKey, tp topicPartition) *answer {
-	es := r.asks[k]
-	i, ok := es.index[askKey{tp.topic, int32(tp.partition)}]
-	if !ok {
-		return nil
-	}
-	return &es.asked[i].answer
+	return r.asks[k].topics[tp.topic].answer(int32(tp.partition))
 }
 
 // enqueue adds a read's listings for partitions, led by l, to l's pending round and returns that
@@ -246,20 +295,17 @@ func (co *coalescer) enqueue(ctx context.Context, l leader, partitions []topicPa
 	return r, nil
 }
 
-// add asks for every listing of partitions in r (once per partition and key, whoever asked
-// first), and lets r wait as long as the read's deadline. A request's entries are sized for the
-// first read's partitions: growing them entry by entry was most of a big read's time here.
+// add asks for every listing of partitions (sorted by topic) in r, once per partition and key,
+// whoever asked first, and lets r wait as long as the read's deadline.
 func (r *round) add(ctx context.Context, partitions []topicPartition, listings []listing) {
 	for _, ls := range listings {
 		es := r.asks[ls.key]
 		if es == nil {
-			es = &entries{index: make(map[askKey]int, len(partitions)), asked: make([]entry, 0, len(partitions))}
+			es = &entries{topics: map[string]*topicEntries{}}
 			r.asks[ls.key] = es
 			r.listings[ls.key] = ls
 		}
-		for _, p := range partitions {
-			es.add(askKey{p.topic, int32(p.partition)})
-		}
+		es.add(partitions)
 	}
 	if d, ok := ctx.Deadline(); ok && d.After(r.deadline) {
 		r.deadline = d
@@ -398,15 +444,13 @@ func (r *round) keys() []lookupKey {
 // listOffsetsFor is the request of one lookup key: every partition asked, by topic. A lookup
 // that reads remote storage (v10+) may take until the deadline.
 func listOffsetsFor(k lookupKey, es *entries, deadline time.Time) *wire.ListOffsetsRequest {
-	byTopic := map[string][]wire.ListOffsetsRequestPartition{}
-	for _, e := range es.asked {
-		tp := e.askKey
-		byTopic[tp.topic] = append(byTopic[tp.topic], wire.ListOffsetsRequestPartition{
-			Partition: tp.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp})
-	}
 	timeout := min(max(time.Until(deadline).Milliseconds(), 0), math.MaxInt32)
 	req := &wire.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation), TimeoutMs: int32(timeout)}
-	for topic, ps := range byTopic {
+	for topic, te := range es.topics {
+		ps := make([]wire.ListOffsetsRequestPartition, len(te.asked))
+		for i, e := range te.asked {
+			ps[i] = wire.ListOffsetsRequestPartition{Partition: e.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp}
+		}
 		slices.SortFunc(ps, func(a, b wire.ListOffsetsRequestPartition) int { return cmp.Compare(a.Partition, b.Partition) })
 		req.Topics = append(req.Topics, wire.ListOffsetsRequestTopic{Topic: topic, Partitions: ps})
 	}
@@ -417,34 +461,37 @@ func listOffsetsFor(k lookupKey, es *entries, deadline time.Time) *wire.ListOffs
 // failAll records a request's failure (no answer from l) for each of its entries, naming each
 // entry's own topic and partition.
 func (co *coalescer) failAll(l leader, ls listing, es *entries, err error) {
-	for i := range es.asked {
-		e := &es.asked[i]
-		e.err = co.describe(fmt.Sprintf("%s for topic %q partition %d", ls.op, e.topic, e.partition), l, err)
-	}
+	es.each(func(topic string, e *entry) {
+		e.err = co.describe(fmt.Sprintf("%s for topic %q partition %d", ls.op, topic, e.partition), l, err)
+	})
 }
 
 // record records the answer of every entry asked, from the response's partitions (the last, if
 // one comes twice; those not asked are ignored), and an error for each entry it lacks.
 func record(l leader, ls listing, es *entries, res *wire.ListOffsetsResponse) {
 	for _, t := range res.Topics {
+		te := es.topics[t.Topic]
+		if te == nil {
+			continue
+		}
 		for _, p := range t.Partitions {
-			if i, ok := es.index[askKey{t.Topic, p.Partition}]; ok {
-				e := &es.asked[i]
-				e.answer, e.answered = judge(l, ls, e.askKey, p), true
+			if i, ok := te.index[p.Partition]; ok {
+				e := &te.asked[i]
+				e.answer, e.answered = judge(l, ls, t.Topic, p), true
 			}
 		}
 	}
-	for i := range es.asked {
-		if e := &es.asked[i]; !e.answered {
+	es.each(func(topic string, e *entry) {
+		if !e.answered {
 			e.err = fmt.Errorf("%s for topic %q partition %d: the broker's answer has no entry for the partition",
-				ls.op, e.topic, e.partition)
+				ls.op, topic, e.partition)
 		}
-	}
+	})
 }
 
-// judge is the answer of tp in p: its offsets, or why they cannot be used. An entry with an
-// error carries placeholder offsets (-1): never used.
-func judge(l leader, ls listing, tp askKey, p wire.ListOffsetsResponsePartition) answer {
+// judge is the answer of topic's partition p: its offsets, or why they cannot be used. An entry
+// with an error carries placeholder offsets (-1): never used.
+func judge(l leader, ls listing, topic string, p wire.ListOffsetsResponsePartition) answer {
 	op := ls.op
 	switch {
 	case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.optional:
@@ -452,11 +499,11 @@ func judge(l leader, ls listing, tp askKey, p wire.ListOffsetsResponsePartition)
 	case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.unsupported != nil:
 		return answer{err: ls.unsupported}
 	case p.ErrorCode != 0:
-		return answer{err: &BrokerError{Op: op, Topic: tp.topic, Partition: int(tp.partition), Code: ErrorCode(p.ErrorCode),
+		return answer{err: &BrokerError{Op: op, Topic: topic, Partition: int(p.Partition), Code: ErrorCode(p.ErrorCode),
 			Broker: describeBroker(l.address, int(l.id))}}
 	case p.Offset < 0 && !ls.mayFindNone:
 		return answer{err: fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
-			op, tp.topic, tp.partition, p.Offset)}
+			op, topic, p.Partition, p.Offset)}
 	default:
 		return answer{offset: p.Offset, timestamp: p.Timestamp}
 	}

@@ -146,7 +146,7 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 	if err != nil {
 		return nil, err
 	}
-	latest, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation, latestOnly: true}, leaders)
+	latest, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation, latestOnly: true}, partitionLeaders(leaders))
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +271,7 @@ func (c *Client) emptyUncommitted(ctx context.Context, md *clusterMetadata, isol
 	if len(leaders) == 0 {
 		return empty, nil
 	}
-	bounds, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, leaders)
+	bounds, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
 	for topic, ps := range bounds {
 		for _, p := range ps {
 			owned := GroupPartitionOffsets{Assigned: true, Earliest: p.Earliest, Latest: p.Latest} // no commit

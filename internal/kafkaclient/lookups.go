@@ -3,6 +3,7 @@ package kafkaclient
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/segmentio/kafka-go/protocol"
 
@@ -114,14 +115,18 @@ func (l lookup) listing(isolation Isolation) listing {
 	return ls
 }
 
-// planLookups is what a read asks each leader of its partitions (leaders): the lookups of req
-// that the leader serves (leaderLookups), as the coalescer's listings under req's isolation
-// level, and the same lookups, whose answers the read takes from the rounds.
-func (c *Client) planLookups(ctx context.Context, req OffsetsRequest, leaders map[topicPartition]leader,
+// planLookups is what a read asks each leader of its partitions (leaders): its partitions,
+// sorted by topic and partition, and the lookups of req that the leader serves (leaderLookups), as
+// the coalescer's listings under req's isolation level and as the same lookups, whose answers the
+// read takes from the rounds.
+func (c *Client) planLookups(ctx context.Context, req OffsetsRequest, leaders []partitionLeader,
 ) (map[leader]leaderAsk, map[leader][]lookup, error) {
 	byLeader := map[leader][]topicPartition{}
-	for tp, l := range leaders {
-		byLeader[l] = append(byLeader[l], tp)
+	for _, pl := range leaders {
+		byLeader[pl.leader] = append(byLeader[pl.leader], pl.topicPartition)
+	}
+	for _, tps := range byLeader {
+		slices.SortFunc(tps, compareTopicPartitions)
 	}
 	asked, err := c.leaderLookups(ctx, byLeader, lookups(req))
 	if err != nil {

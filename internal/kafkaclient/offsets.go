@@ -1,6 +1,7 @@
 package kafkaclient
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -114,14 +115,34 @@ type topicPartition struct {
 	partition int
 }
 
+// partitionLeader is one partition of a read and its leader.
+type partitionLeader struct {
+	topicPartition
+	leader leader
+}
+
+// compareTopicPartitions orders partitions by topic, then partition.
+func compareTopicPartitions(a, b topicPartition) int {
+	return cmp.Or(strings.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
+}
+
+// partitionLeaders is leaders as a read takes them.
+func partitionLeaders(leaders map[topicPartition]leader) []partitionLeader {
+	out := make([]partitionLeader, 0, len(leaders))
+	for tp, l := range leaders {
+		out = append(out, partitionLeader{tp, l})
+	}
+	return out
+}
+
 // listOffsets reads the partitions of req.Topic given in leaders (partition to leader), sorted by
 // partition.
 func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders map[int]leader) ([]PartitionOffsets, error) {
-	byTP := make(map[topicPartition]leader, len(leaders))
+	read := make([]partitionLeader, 0, len(leaders))
 	for p, l := range leaders {
-		byTP[topicPartition{req.Topic, p}] = l
+		read = append(read, partitionLeader{topicPartition{req.Topic, p}, l})
 	}
-	res, err := c.listTopicsOffsets(ctx, req, byTP)
+	res, err := c.listTopicsOffsets(ctx, req, read)
 	return res[req.Topic], err
 }
 
@@ -129,7 +150,7 @@ func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders ma
 // what each leader is asked (planLookups), the leaders' rounds that ask it (coalescer: one
 // request per leader and lookup, whatever the topics), and the answers by topic, settled and
 // sorted by partition.
-func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, leaders map[topicPartition]leader) (map[string][]PartitionOffsets, error) {
+func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, leaders []partitionLeader) (map[string][]PartitionOffsets, error) {
 	asks, asked, err := c.planLookups(ctx, req, leaders)
 	if err != nil {
 		return nil, err
@@ -151,17 +172,24 @@ func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[le
 	out := sizedByTopic(asks)
 	var errs []error
 	for l, r := range rounds {
-		for _, tp := range asks[l].partitions {
-			ps := append(out[tp.topic], PartitionOffsets{Partition: tp.partition})
-			out[tp.topic] = ps
-			po := &ps[len(ps)-1]
+		a := asks[l]
+		for topic, run := range topicRuns(a.partitions) {
+			ps := out[topic]
+			start := len(ps)
+			for _, tp := range run {
+				ps = append(ps, PartitionOffsets{Partition: tp.partition})
+			}
+			out[topic] = ps
 			for i, lk := range asked[l] {
-				a := r.answer(asks[l].listings[i].key, tp)
-				if a.err != nil {
-					errs = append(errs, a.err)
-					continue
+				answers := r.asks[a.listings[i].key].topics[topic]
+				for j, tp := range run {
+					an := answers.answer(int32(tp.partition))
+					if an.err != nil {
+						errs = append(errs, an.err)
+						continue
+					}
+					lk.set(&ps[start+j], an.offset, an.timestamp)
 				}
-				lk.set(po, a.offset, a.timestamp)
 			}
 		}
 	}
@@ -173,8 +201,8 @@ func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[le
 func sizedByTopic(asks map[leader]leaderAsk) map[string][]PartitionOffsets {
 	counts := map[string]int{}
 	for _, a := range asks {
-		for _, tp := range a.partitions {
-			counts[tp.topic]++
+		for topic, run := range topicRuns(a.partitions) {
+			counts[topic] += len(run)
 		}
 	}
 	out := make(map[string][]PartitionOffsets, len(counts))

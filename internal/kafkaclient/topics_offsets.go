@@ -61,7 +61,7 @@ func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([
 // selectTopics picks the topics of md that req selects, sorted by name, and the leader of each of
 // their partitions. A topic that Metadata answers with an error (LEADER_NOT_AVAILABLE while it is
 // being created) fails the attempt, retriable codes being retried.
-func selectTopics(md *clusterMetadata, req TopicsOffsetsRequest) ([]TopicOffsets, map[topicPartition]leader, error) {
+func selectTopics(md *clusterMetadata, req TopicsOffsetsRequest) ([]TopicOffsets, []partitionLeader, error) {
 	var (
 		selected   []TopicOffsets
 		topics     []*clusterTopic // of selected, in the same order
@@ -78,16 +78,14 @@ func selectTopics(md *clusterMetadata, req TopicsOffsetsRequest) ([]TopicOffsets
 		selected, topics = append(selected, TopicOffsets{Name: t.name, Internal: t.internal}), append(topics, t)
 		partitions += len(t.partitions)
 	}
-	// Sized at once: grown entry by entry, rehashing was most of this function's time at
-	// 1,000,000 partitions (tools/bench/README.md).
-	leaders := make(map[topicPartition]leader, partitions)
+	leaders := make([]partitionLeader, 0, partitions)
 	for _, t := range topics {
 		for p := range t.partitions {
 			l, err := md.leaderOf(t, p)
 			if err != nil {
 				return nil, nil, err
 			}
-			leaders[topicPartition{t.name, int(p)}] = l
+			leaders = append(leaders, partitionLeader{topicPartition{t.name, int(p)}, l})
 		}
 	}
 	slices.SortFunc(selected, func(a, b TopicOffsets) int { return strings.Compare(a.Name, b.Name) })
