@@ -113,8 +113,8 @@ type answer struct {
 
 // entries are the partitions of one ListOffsets request of a round, each asked once, and their
 // answers, by topic: a big read asks for a million, so a topic's are held by value in one slice
-// with an index by partition, and a read's partitions, sorted by topic, cost one lookup of the
-// topic's name per topic (topicRuns), not one per partition.
+// with an index by partition, and a read's partitions cost one lookup of the topic's name per run
+// of the topic's (topicRuns), not one per partition.
 type entries struct {
 	topics map[string]*topicEntries
 }
@@ -133,7 +133,7 @@ type entry struct {
 	answered bool // the response had the partition (record)
 }
 
-// add asks for partitions, sorted by topic, unless they are asked already.
+// add asks for partitions, unless they are asked already.
 func (es *entries) add(partitions []topicPartition) {
 	for topic, run := range topicRuns(partitions) {
 		te := es.topics[topic]
@@ -176,7 +176,8 @@ func (es *entries) each(fn func(topic string, e *entry)) {
 	}
 }
 
-// topicRuns yields partitions, sorted by topic, one topic's run at a time.
+// topicRuns yields partitions one run of the same topic at a time (a topic whose partitions are
+// not together comes in several runs).
 func topicRuns(partitions []topicPartition) iter.Seq2[string, []topicPartition] {
 	return func(yield func(string, []topicPartition) bool) {
 		for start := 0; start < len(partitions); {
@@ -295,8 +296,8 @@ func (co *coalescer) enqueue(ctx context.Context, l leader, partitions []topicPa
 	return r, nil
 }
 
-// add asks for every listing of partitions (sorted by topic) in r, once per partition and key,
-// whoever asked first, and lets r wait as long as the read's deadline.
+// add asks for every listing of partitions in r, once per partition and key, whoever asked
+// first, and lets r wait as long as the read's deadline.
 func (r *round) add(ctx context.Context, partitions []topicPartition, listings []listing) {
 	for _, ls := range listings {
 		es := r.asks[ls.key]

@@ -3,7 +3,6 @@ package kafkaclient
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/segmentio/kafka-go/protocol"
 
@@ -115,18 +114,15 @@ func (l lookup) listing(isolation Isolation) listing {
 	return ls
 }
 
-// planLookups is what a read asks each leader of its partitions (leaders): its partitions,
-// sorted by topic and partition, and the lookups of req that the leader serves (leaderLookups), as
-// the coalescer's listings under req's isolation level and as the same lookups, whose answers the
+// planLookups is what a read asks each leader of its partitions (leaders): its partitions, in
+// the order of leaders, and the lookups of req that the leader serves (leaderLookups), as the
+// coalescer's listings under req's isolation level and as the same lookups, whose answers the
 // read takes from the rounds.
 func (c *Client) planLookups(ctx context.Context, req OffsetsRequest, leaders []partitionLeader,
 ) (map[leader]leaderAsk, map[leader][]lookup, error) {
 	byLeader := map[leader][]topicPartition{}
 	for _, pl := range leaders {
 		byLeader[pl.leader] = append(byLeader[pl.leader], pl.topicPartition)
-	}
-	for _, tps := range byLeader {
-		slices.SortFunc(tps, compareTopicPartitions)
 	}
 	asked, err := c.leaderLookups(ctx, byLeader, lookups(req))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -488,5 +489,49 @@ func TestEarliestAboveLatestIsAnError(t *testing.T) {
 	got, err := cl.PartitionOffsets(context.Background(), "t", 0)
 	if err == nil || !strings.Contains(err.Error(), "the broker's offsets contradict each other (earliest 10, latest 5)") {
 		t.Fatalf("got %+v, %v; want an error about earliest above latest", got, err)
+	}
+}
+
+// A read whose partitions come with their topics interleaved (each topic in several runs, the
+// costly order: topicRuns) still gets each partition's own offsets, and asks each partition once
+// per lookup.
+func TestReadOfInterleavedTopicsGetsEveryPartition(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(3, "a", "b"))
+	for p := int32(0); p < 3; p++ {
+		produce(t, c, "a", p, int(p)+1)
+		produce(t, c, "b", p, int(p)+4)
+	}
+	cl := newClient(t, c, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // as Client.TopicsOffsets does: a round's requests wait as long as its reads
+	defer cancel()
+	md, err := cl.allMetadata(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, grouped, err := selectTopics(md, TopicsOffsetsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(grouped, func(x, y partitionLeader) int { // a0 b0 a1 b1 a2 b2
+		if x.partition != y.partition {
+			return x.partition - y.partition
+		}
+		return strings.Compare(x.topic, y.topic)
+	})
+	count := acctest.ListOffsetsEntries(c)
+
+	got, err := cl.listTopicsOffsets(ctx, OffsetsRequest{}, grouped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]PartitionOffsets{
+		"a": {{Partition: 0, Latest: 1}, {Partition: 1, Latest: 2}, {Partition: 2, Latest: 3}},
+		"b": {{Partition: 0, Latest: 4}, {Partition: 1, Latest: 5}, {Partition: 2, Latest: 6}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("offsets by topic (-want +got):\n%s", diff)
+	}
+	if requests, entries := count(); requests != 2 || entries != 12 {
+		t.Errorf("%d ListOffsets requests carrying %d partitions; want 2 (earliest, latest) carrying 12 (6 each)", requests, entries)
 	}
 }
