@@ -1,5 +1,6 @@
 // Command bench is the provider's Terraform-level benchmark: it plans (-cmd plan) or applies (-cmd
-// apply, a fresh state) N kafka_partition_offsets data sources of one topic, and one
+// apply, a fresh state) N kafka_partition_offsets data sources of one topic (or of topics of
+// -per-topic partitions), and one
 // kafka_topic_offsets of a 10,000-partition topic, against an in-process kfake cluster (whose
 // writes reach the client -rtt later), with this provider, with the kadm reference provider
 // (tools/benchref) and with this provider built from other checkouts (-providers
@@ -48,6 +49,7 @@ import (
 
 var (
 	ns        = flag.String("n", "200", "kafka_partition_offsets data sources in the partition cases, comma-separated (0: no such case)")
+	perTopic  = flag.Int("per-topic", 0, "partitions of each topic in the partition cases: the data sources spread over as many such topics as they need (0: one topic with a partition for each). The kadm provider lists every partition of a data source's topic on each read, so with one topic its cost grows with the square of the data sources")
 	wide      = flag.Int("wide", 10000, "partitions of the topic in the kafka_topic_offsets case (0: no such case)")
 	topicsF   = flag.String("topics", "", "TOPICSxPARTITIONS of the kafka_topics_offsets case, e.g. 10000x100 (empty: no such case)")
 	groups    = flag.Int("groups", 0, "groups, each with one commit, of the kafka_consumer_groups case (0: no such case)")
@@ -126,10 +128,7 @@ func scenarios() []scenario {
 		if n == 0 {
 			continue
 		}
-		out = append(out, scenario{name: fmt.Sprintf("%d kafka_partition_offsets of one topic", n),
-			config:   fmt.Sprintf("data \"kafka_partition_offsets\" \"p\" {\n  count     = %d\n  topic     = \"bench\"\n  partition = count.index\n}\n", n),
-			seed:     []kfake.Opt{kfake.SeedTopics(int32(n), "bench")},
-			commands: cmds, logs: logModes})
+		out = append(out, partitionsScenario(n, cmds, logModes))
 	}
 	if *wide > 0 {
 		out = append(out, scenario{name: fmt.Sprintf("kafka_topic_offsets on %d partitions", *wide),
@@ -144,6 +143,27 @@ func scenarios() []scenario {
 		out = append(out, groupsScenario(*groups))
 	}
 	return out
+}
+
+// partitionsScenario is n kafka_partition_offsets, each of its own partition: of one topic, or of
+// topics of -per-topic partitions.
+func partitionsScenario(n int, cmds, logModes []string) scenario {
+	if *perTopic <= 0 {
+		return scenario{name: fmt.Sprintf("%d kafka_partition_offsets of one topic", n),
+			config:   fmt.Sprintf("data \"kafka_partition_offsets\" \"p\" {\n  count     = %d\n  topic     = \"bench\"\n  partition = count.index\n}\n", n),
+			seed:     []kfake.Opt{kfake.SeedTopics(int32(n), "bench")},
+			commands: cmds, logs: logModes}
+	}
+	per := *perTopic
+	var names []string
+	for i := 0; i*per < n; i++ {
+		names = append(names, fmt.Sprintf("bench-%d", i))
+	}
+	return scenario{name: fmt.Sprintf("%d kafka_partition_offsets of %d topics of %d partitions", n, len(names), per),
+		config: fmt.Sprintf("data \"kafka_partition_offsets\" \"p\" {\n  count     = %d\n  topic     = \"bench-${floor(count.index / %d)}\"\n  partition = count.index %% %d\n}\n",
+			n, per, per),
+		seed:     []kfake.Opt{kfake.SeedTopics(int32(per), names...)},
+		commands: cmds, logs: logModes}
 }
 
 // measure runs sc with each provider on one cluster, for each command and logging, and prints
