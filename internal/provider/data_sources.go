@@ -7,6 +7,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -95,11 +96,33 @@ func nestedObjectType(elem schema.NestedAttributeObject) tftypes.Type {
 // time and heap (tools/bench/README.md). A value that does not fit the schema panics, as
 // types.ListValueMust does: the types come from the schema, so that is a bug here.
 func setStateList(state *tfsdk.State, name string, elemType tftypes.Type, elems []tftypes.Value) {
+	setState(state, map[string]tftypes.Value{name: tftypes.NewValue(tftypes.List{ElementType: elemType}, elems)})
+}
+
+// setStateValues sets attributes of a data source's state, which the framework starts as a copy
+// of the configuration, to values, and leaves the others as configured; without the framework's
+// reflection over a model (State.Set), which compiles a regular expression for every field each
+// time (terraform-plugin-framework#725). It panics as setStateList does.
+func setStateValues(ctx context.Context, state *tfsdk.State, values map[string]attr.Value) {
+	set := make(map[string]tftypes.Value, len(values))
+	for name, v := range values {
+		tv, err := v.ToTerraformValue(ctx)
+		if err != nil {
+			panic(fmt.Sprintf("attribute %s: %v", name, err))
+		}
+		set[name] = tv
+	}
+	setState(state, set)
+}
+
+// setState sets attributes of a data source's state to Terraform values (setStateList,
+// setStateValues).
+func setState(state *tfsdk.State, set map[string]tftypes.Value) {
 	attrs := map[string]tftypes.Value{}
 	if err := state.Raw.As(&attrs); err != nil {
 		panic("a data source's state is not an object: " + err.Error())
 	}
-	attrs[name] = tftypes.NewValue(tftypes.List{ElementType: elemType}, elems)
+	maps.Copy(attrs, set)
 	state.Raw = tftypes.NewValue(state.Raw.Type(), attrs)
 }
 
