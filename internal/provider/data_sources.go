@@ -104,15 +104,21 @@ func setStateList(state *tfsdk.State, name string, elemType tftypes.Type, elems 
 // reflection over a model (State.Set), which compiles a regular expression for every field each
 // time (terraform-plugin-framework#725). It panics as setStateList does.
 func setStateValues(ctx context.Context, state *tfsdk.State, values map[string]attr.Value) {
-	set := make(map[string]tftypes.Value, len(values))
+	setState(state, terraformValues(ctx, values))
+}
+
+// terraformValues is values as Terraform values (of an object: setStateValues, or a nested
+// list's entry). A value that cannot convert panics, as in setStateList: that is a bug here.
+func terraformValues(ctx context.Context, values map[string]attr.Value) map[string]tftypes.Value {
+	out := make(map[string]tftypes.Value, len(values))
 	for name, v := range values {
 		tv, err := v.ToTerraformValue(ctx)
 		if err != nil {
 			panic(fmt.Sprintf("attribute %s: %v", name, err))
 		}
-		set[name] = tv
+		out[name] = tv
 	}
-	setState(state, set)
+	return out
 }
 
 // setState sets attributes of a data source's state to Terraform values (setStateList,
