@@ -38,7 +38,10 @@ type Options struct {
 	rsmClasses string // FileRemoteStorage's class dir, set by Start when Tiered
 }
 
-// attempts of a start: a port can be taken between FreePorts and the bind.
+// attempts of a start: a port can be taken between FreePorts and the bind,
+// and a JVM was seen gone about a second after its launch, with nothing in its
+// log and no hs_err file (CI, 2026-12-02; cause not found): both are started
+// again, in a fresh dir on fresh ports. Any other failure is final at once.
 const attempts = 3
 
 // Bootstrap is every broker's PLAINTEXT address, comma-separated
@@ -99,7 +102,8 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	}
 	for try := 1; ; try++ {
 		c, err := startOnce(ctx, o, libs)
-		if err == nil || !errors.Is(err, errPortTaken) || try == attempts {
+		again := errors.Is(err, errPortTaken) || errors.Is(err, errExited)
+		if err == nil || !again || try == attempts {
 			return c, err
 		}
 	}
