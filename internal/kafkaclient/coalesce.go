@@ -250,11 +250,6 @@ func (co *coalescer) ended(ctx context.Context, l leader, partitions []topicPart
 	return &ReadEndedError{Op: op, Broker: describeBroker(l.address, int(l.id)), Sent: sent, Err: ctx.Err()}
 }
 
-// answer is the entry of partition tp in r's request k; nil if tp was not asked.
-func (r *round) answer(k lookupKey, tp topicPartition) *answer {
-	return r.asks[k].topics[tp.topic].answer(int32(tp.partition))
-}
-
 // enqueue adds a read's listings for partitions, led by l, to l's pending round and returns that
 // round; errClosed after Close.
 func (co *coalescer) enqueue(ctx context.Context, l leader, partitions []topicPartition, listings []listing) (*round, error) {

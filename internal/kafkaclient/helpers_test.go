@@ -360,3 +360,9 @@ func newTestPKI(t testing.TB) *testPKI {
 	p.pool.AddCert(ca)
 	return p
 }
+
+// answer is the entry of partition tp in r's request k; nil if tp was not asked (collect finds
+// them topic by topic instead).
+func (r *round) answer(k lookupKey, tp topicPartition) *answer {
+	return r.asks[k].topics[tp.topic].answer(int32(tp.partition))
+}
