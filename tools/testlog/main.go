@@ -6,20 +6,26 @@
 //
 //	testlog tally -label LABEL -rc RC [-allowed ERE] [-pattern ERE] LOG
 //	testlog total LOG...
+//	testlog slowest -label LABEL [-n N] LOG
 //
 // tally prints "tests on LABEL: N passed, N failed, N skipped"; exits RC when RC is not 0; prints
 // "skipped on LABEL: NAME:" and the lines the test logged between its RUN and SKIP lines for each
 // skipped test whose name starts with a match of -pattern (default Test(Acc|Chaos)); exits 1 when
 // one of them is not matched whole by -allowed (default: none may skip).
 // total prints "tests: N passed, N failed, N skipped", the sums over every LOG.
+// slowest prints the N (default 20) top-level tests of LOG that took longest, with their seconds:
+// where a leg's time goes.
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -30,7 +36,7 @@ func main() {
 // run is main with its arguments and outputs; it returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: testlog tally -label LABEL -rc RC [-allowed ERE] [-pattern ERE] LOG | total LOG...")
+		fmt.Fprintln(stderr, "usage: testlog tally -label LABEL -rc RC [-allowed ERE] [-pattern ERE] LOG | total LOG... | slowest -label LABEL [-n N] LOG")
 		return 2
 	}
 	switch args[0] {
@@ -38,8 +44,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return tallyCmd(args[1:], stdout, stderr)
 	case "total":
 		return totalCmd(args[1:], stdout, stderr)
+	case "slowest":
+		return slowestCmd(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "testlog: unknown command %q (tally or total)\n", args[0])
+	fmt.Fprintf(stderr, "testlog: unknown command %q (tally, total or slowest)\n", args[0])
 	return 2
 }
 
@@ -137,24 +145,34 @@ func count(lines []string) counts {
 	return c
 }
 
-// reason returns the lines go test -v printed between test name's "=== RUN" line and its
-// "--- SKIP" line: what the test logged, t.Skip's reason among them.
+// reason returns what test name logged: the lines go test -v attributes to it, those after its
+// "=== RUN", "=== CONT" or "=== NAME" line up to the next such marker, until its "--- SKIP" line.
+// Tests that run in parallel interleave their output; the markers say whose each line is.
 func reason(lines []string, name string) []string {
-	runLine, skipMark := "=== RUN   "+name, "--- SKIP: "+name+" ("
+	skipMark := "--- SKIP: " + name + " ("
 	var out []string
 	in := false
 	for _, line := range lines {
-		switch {
-		case line == runLine:
-			in = true
-		case in && strings.Contains(line, skipMark):
-			in = false
-		case in:
+		if m := markerRE.FindStringSubmatch(line); m != nil {
+			in = m[2] == name && m[1] != "PAUSE"
+			continue
+		}
+		if strings.Contains(line, skipMark) {
+			if in {
+				break
+			}
+			continue
+		}
+		if in {
 			out = append(out, line)
 		}
 	}
 	return out
 }
+
+// markerRE is go test -v's line that says whose output follows (RUN, CONT, NAME) or that a test
+// waits for its parallel turn (PAUSE).
+var markerRE = regexp.MustCompile(`^=== (RUN|CONT|NAME|PAUSE)\s+(\S+)$`)
 
 func totalCmd(logs []string, stdout, stderr io.Writer) int {
 	if len(logs) == 0 {
@@ -173,6 +191,58 @@ func totalCmd(logs []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "tests: %s\n", sum)
 	return 0
+}
+
+func slowestCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("slowest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	label := fs.String("label", "", "what the tests ran on, for the printed lines")
+	n := fs.Int("n", 20, "how many tests to print")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "testlog: slowest takes one LOG")
+		return 2
+	}
+	lines, err := readLines(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "testlog: %v\n", err)
+		return 1
+	}
+	all := timings(lines)
+	top := all[:min(*n, len(all))]
+	fmt.Fprintf(stdout, "slowest tests on %s (%d of %d):\n", *label, len(top), len(all))
+	for _, tm := range top {
+		fmt.Fprintf(stdout, "%9.2fs  %s\n", tm.seconds, tm.name)
+	}
+	return 0
+}
+
+// timing is a top-level test that passed or failed, and the seconds go test -v gave it.
+type timing struct {
+	name    string
+	seconds float64
+}
+
+// doneRE is a top-level test's last line (subtests' are indented: their time is their parent's).
+var doneRE = regexp.MustCompile(`^--- (?:PASS|FAIL): (\S+) \(([0-9.]+)s\)`)
+
+// timings are the top-level tests of a log, slowest first (by name where equal).
+func timings(lines []string) []timing {
+	var out []timing
+	for _, line := range lines {
+		if m := doneRE.FindStringSubmatch(line); m != nil {
+			secs, err := strconv.ParseFloat(m[2], 64)
+			if err == nil {
+				out = append(out, timing{m[1], secs})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b timing) int {
+		return cmp.Or(cmp.Compare(b.seconds, a.seconds), strings.Compare(a.name, b.name))
+	})
+	return out
 }
 
 func readLines(path string) ([]string, error) {

@@ -8,8 +8,8 @@ import (
 )
 
 // goTestLog is go test -v output in the shapes CI sees: a passed test with a subtest, a failed one,
-// a skipped acceptance test (with its reason, and paused by t.Parallel), a skipped unit test and a
-// skipped subtest.
+// a skipped acceptance test (with its reason, paused by t.Parallel while a unit test ran, then
+// logging beside a parallel test that passes), a skipped unit test and a skipped subtest.
 const goTestLog = `=== RUN   TestAccA
 === RUN   TestAccA/sub
 --- PASS: TestAccA (0.10s)
@@ -19,12 +19,19 @@ const goTestLog = `=== RUN   TestAccA
 --- FAIL: TestAccB (0.01s)
 === RUN   TestAccShare
 === PAUSE TestAccShare
-=== CONT  TestAccShare
-    share_test.go:12: Kafka 3.9.1 has no share groups (KIP-932)
---- SKIP: TestAccShare (0.00s)
 === RUN   TestUnit
     unit_test.go:3: needs a binary with functions
 --- SKIP: TestUnit (0.00s)
+=== RUN   TestAccSlow
+=== PAUSE TestAccSlow
+=== CONT  TestAccShare
+    share_test.go:12: Kafka 3.9.1 has no share groups (KIP-932)
+=== CONT  TestAccSlow
+    slow_test.go:4: planned
+=== NAME  TestAccShare
+    share_test.go:13: needs Kafka 4.0
+--- SKIP: TestAccShare (0.00s)
+--- PASS: TestAccSlow (2.50s)
 === RUN   TestChaosX
 === RUN   TestChaosX/node
     x_test.go:5: no cluster
@@ -57,18 +64,17 @@ func TestRun(t *testing.T) {
 			name:       "the run failed: counts, then its exit code, skipped tests unchecked",
 			args:       []string{"tally", "-label", "Kafka 4.4.0", "-rc", "2", log},
 			wantCode:   2,
-			wantStdout: "\ntests on Kafka 4.4.0: 3 passed, 1 failed, 3 skipped\n",
+			wantStdout: "\ntests on Kafka 4.4.0: 4 passed, 1 failed, 3 skipped\n",
 			wantStderr: "ci: the tests on Kafka 4.4.0 failed (exit 2)\n",
 		},
 		{
 			name:     "acceptance and chaos tests that skipped, none allowed",
 			args:     []string{"tally", "-label", "Kafka 4.4.0", "-rc", "0", "-allowed", "", log},
 			wantCode: 1,
-			wantStdout: "\ntests on Kafka 4.4.0: 3 passed, 1 failed, 3 skipped\n" +
+			wantStdout: "\ntests on Kafka 4.4.0: 4 passed, 1 failed, 3 skipped\n" +
 				"skipped on Kafka 4.4.0: TestAccShare:\n" +
-				"  === PAUSE TestAccShare\n" +
-				"  === CONT  TestAccShare\n" +
 				"      share_test.go:12: Kafka 3.9.1 has no share groups (KIP-932)\n" +
+				"      share_test.go:13: needs Kafka 4.0\n" +
 				"skipped on Kafka 4.4.0: TestChaosX/node:\n" +
 				"      x_test.go:5: no cluster\n",
 			wantStderr: "ci: tests were skipped on Kafka 4.4.0; they must run there: TestAccShare TestChaosX/node\n",
@@ -77,11 +83,10 @@ func TestRun(t *testing.T) {
 			name:     "only allowed tests skipped: exit 0",
 			args:     []string{"tally", "-label", "Kafka 3.9.1", "-rc", "0", "-allowed", "TestAccShare|TestChaosX/node", log},
 			wantCode: 0,
-			wantStdout: "\ntests on Kafka 3.9.1: 3 passed, 1 failed, 3 skipped\n" +
+			wantStdout: "\ntests on Kafka 3.9.1: 4 passed, 1 failed, 3 skipped\n" +
 				"skipped on Kafka 3.9.1: TestAccShare:\n" +
-				"  === PAUSE TestAccShare\n" +
-				"  === CONT  TestAccShare\n" +
 				"      share_test.go:12: Kafka 3.9.1 has no share groups (KIP-932)\n" +
+				"      share_test.go:13: needs Kafka 4.0\n" +
 				"skipped on Kafka 3.9.1: TestChaosX/node:\n" +
 				"      x_test.go:5: no cluster\n",
 		},
@@ -89,11 +94,10 @@ func TestRun(t *testing.T) {
 			name:     "allowed matches whole names only",
 			args:     []string{"tally", "-label", "L", "-rc", "0", "-allowed", "TestAcc|TestChaosX/node", log},
 			wantCode: 1,
-			wantStdout: "\ntests on L: 3 passed, 1 failed, 3 skipped\n" +
+			wantStdout: "\ntests on L: 4 passed, 1 failed, 3 skipped\n" +
 				"skipped on L: TestAccShare:\n" +
-				"  === PAUSE TestAccShare\n" +
-				"  === CONT  TestAccShare\n" +
 				"      share_test.go:12: Kafka 3.9.1 has no share groups (KIP-932)\n" +
+				"      share_test.go:13: needs Kafka 4.0\n" +
 				"skipped on L: TestChaosX/node:\n" +
 				"      x_test.go:5: no cluster\n",
 			wantStderr: "ci: tests were skipped on L; they must run there: TestAccShare\n",
@@ -102,13 +106,12 @@ func TestRun(t *testing.T) {
 			name:     "pattern Test checks unit tests too",
 			args:     []string{"tally", "-label", "Terraform v1.5.7", "-rc", "0", "-allowed", "TestAccShare|TestChaosX/node", "-pattern", "Test", log},
 			wantCode: 1,
-			wantStdout: "\ntests on Terraform v1.5.7: 3 passed, 1 failed, 3 skipped\n" +
-				"skipped on Terraform v1.5.7: TestAccShare:\n" +
-				"  === PAUSE TestAccShare\n" +
-				"  === CONT  TestAccShare\n" +
-				"      share_test.go:12: Kafka 3.9.1 has no share groups (KIP-932)\n" +
+			wantStdout: "\ntests on Terraform v1.5.7: 4 passed, 1 failed, 3 skipped\n" +
 				"skipped on Terraform v1.5.7: TestUnit:\n" +
 				"      unit_test.go:3: needs a binary with functions\n" +
+				"skipped on Terraform v1.5.7: TestAccShare:\n" +
+				"      share_test.go:12: Kafka 3.9.1 has no share groups (KIP-932)\n" +
+				"      share_test.go:13: needs Kafka 4.0\n" +
 				"skipped on Terraform v1.5.7: TestChaosX/node:\n" +
 				"      x_test.go:5: no cluster\n",
 			wantStderr: "ci: tests were skipped on Terraform v1.5.7; they must run there: TestUnit\n",
@@ -117,7 +120,20 @@ func TestRun(t *testing.T) {
 			name:       "total sums every log",
 			args:       []string{"total", log, passing},
 			wantCode:   0,
-			wantStdout: "tests: 4 passed, 1 failed, 3 skipped\n",
+			wantStdout: "tests: 5 passed, 1 failed, 3 skipped\n",
+		},
+		{
+			name: "slowest: top-level tests that passed or failed, slowest first, ties by name",
+			args: []string{"slowest", "-label", "Kafka 4.4.0", "-n", "3", log},
+			wantStdout: "slowest tests on Kafka 4.4.0 (3 of 4):\n" +
+				"     2.50s  TestAccSlow\n" +
+				"     0.10s  TestAccA\n" +
+				"     0.01s  TestAccB\n",
+		},
+		{
+			name:       "slowest of a log with fewer tests than asked",
+			args:       []string{"slowest", "-label", "L", passing},
+			wantStdout: "slowest tests on L (1 of 1):\n     0.00s  TestA\n",
 		},
 		{
 			name:       "a log that is not there",
@@ -135,7 +151,7 @@ func TestRun(t *testing.T) {
 			name:       "an unknown command",
 			args:       []string{"count", log},
 			wantCode:   2,
-			wantStderr: "testlog: unknown command \"count\" (tally or total)\n",
+			wantStderr: "testlog: unknown command \"count\" (tally, total or slowest)\n",
 		},
 	}
 	for _, tt := range tests {
