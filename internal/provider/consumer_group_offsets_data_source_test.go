@@ -44,6 +44,7 @@ func (o totalLagOracle) String() string { return "total_lag as the oracle says" 
 // A real franz-go group consumer reads everything there is (5 and 3 records), commits and leaves;
 // then 4 and 1 more records arrive: lag 4 and 1.
 func TestAccConsumerGroupOffsets_lagAfterRealConsumer(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
 	group := topic + "-group"
@@ -68,6 +69,7 @@ func TestAccConsumerGroupOffsets_lagAfterRealConsumer(t *testing.T) {
 // Commits on some partitions only, on two topics; topics restricts the read; an int64 beyond
 // 2^53 comes out exact (a commit past the log end: lag 2 - (2^53 + 1), exact too).
 func TestAccConsumerGroupOffsets_partialCommitsAndTopics(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	a := k.CreateTopic(acctest.TopicName(t, "-a"), 3, nil)
 	b := k.CreateTopic(acctest.TopicName(t, "-b"), 1, nil)
@@ -101,6 +103,7 @@ func TestAccConsumerGroupOffsets_partialCommitsAndTopics(t *testing.T) {
 }
 
 func TestAccConsumerGroupOffsets_missingGroup(t *testing.T) {
+	t.Parallel()
 	// On a cluster where no group ever committed, __consumer_offsets does not exist and the read
 	// says so instead (TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic): make it exist, so
 	// that the test does not depend on which tests ran before it.
@@ -118,6 +121,7 @@ func TestAccConsumerGroupOffsets_missingGroup(t *testing.T) {
 // Reading a live group (a member is connected) leaves its members, generation and offsets as
 // they were: the data source only sends DescribeGroups and OffsetFetch.
 func TestAccConsumerGroupOffsets_readOnlyOnALiveGroup(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	group := topic + "-group"
@@ -153,6 +157,7 @@ func TestAccConsumerGroupOffsets_readOnlyOnALiveGroup(t *testing.T) {
 // committed yet exists (no error) and shows every partition it is assigned, uncommitted, with the
 // lag unknown (total_lag null), with topics set or not.
 func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	k.RequireConsumerGroupProtocol() // Kafka 3.9 does not serve it by default: the CI's 3.9 leg skips here
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
@@ -198,6 +203,7 @@ func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
 // OffsetFetch leaves the other topic out (documented), and listing it in topics is an error that
 // names Kafka's code and the ACL to grant.
 func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	auth := acctest.Auth(t)
 	allowed := k.CreateTopic(acctest.TopicName(t, "-allowed"), 1, nil)
@@ -229,6 +235,7 @@ func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
 // made start at 4. lag is -5 and 8, as kafka-consumer-groups.sh shows it, total_lag 8 (the -5
 // cancels nothing); kadm agrees on every commit, log start and high watermark.
 func TestAccConsumerGroupOffsets_commitOutsideTheLog(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
 	group := topic + "-group"
@@ -270,6 +277,7 @@ data "kafka_consumer_group_offsets" "test" {
 // Azure Event Hubs says the same of itself): the group is read, not reported as "no consumer group
 // has ever existed".
 func TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic(t *testing.T) {
+	t.Parallel()
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
 	produceFake(t, c, "t", 0, 10)
@@ -293,6 +301,7 @@ func TestAccConsumerGroupOffsets_clusterWithoutOffsetsTopic(t *testing.T) {
 // A broker that answers GROUP_ID_NOT_FOUND (69) for an unknown group (kfake's OffsetFetch does)
 // gives the same error as Apache Kafka's offsets of -1, on group_id.
 func TestAccConsumerGroupOffsets_groupIDNotFound(t *testing.T) {
+	t.Parallel()
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	// A __consumer_offsets topic, and another group, so that the read reaches OffsetFetch.
 	c := acctest.Fake(t, kfake.SeedTopics(1, "t", "__consumer_offsets"))
@@ -363,6 +372,7 @@ A consumer of the group that resumes there is answered OFFSET_OUT_OF_RANGE and r
 // other test has touched, a group read answers "not found" from ListGroups and Metadata alone, and
 // the cluster's topics (kadm, internal ones included) are the same afterwards.
 func TestAccConsumerGroupOffsets_createsNothingOnAClusterWithoutGroups(t *testing.T) {
+	t.Parallel()
 	addr := acctest.FreshBroker(t)
 	k := acctest.ConnectTo(t, addr)
 	before := k.Topics()

@@ -129,6 +129,7 @@ func waitConfig(t *testing.T, group, topic, wait string) string {
 // consumer's commits (kadm agrees). The consumer starts a moment after the step does and stays
 // in the group until the test ends; the wait polls every second for up to a minute.
 func TestAccConsumerGroupOffsets_waitSucceeds(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
 	group := topic + "-group"
@@ -185,6 +186,7 @@ func catchUp(seeds []string, group, topic string, n int, after time.Duration) (*
 // A group that does not catch up: the read fails when the wait's timeout runs out, naming the
 // partitions still behind with the last figures.
 func TestAccConsumerGroupOffsets_waitTimesOut(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
 	group := topic + "-group"
@@ -385,6 +387,7 @@ func TestProgressTrackerRate(t *testing.T) {
 // ends the wait once the oldest unread record is fresh, with 3 records still unread: it does
 // not wait for total_lag 0, which a live topic never reaches.
 func TestAccConsumerGroupOffsets_waitMaxTimeLagWithRunningConsumer(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	group := topic + "-group"
@@ -423,6 +426,7 @@ func TestAccConsumerGroupOffsets_waitMaxTimeLagWithRunningConsumer(t *testing.T)
 // commit has moved for that long, long before its 10-minute timeout, naming the group's state
 // and each partition behind with its figures.
 func TestAccConsumerGroupOffsets_waitStallsWithStoppedConsumer(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
 	group := topic + "-group"

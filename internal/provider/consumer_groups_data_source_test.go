@@ -46,6 +46,7 @@ func (c oracleStrings) String() string { return c.what + " as the oracle says" }
 // group whose id matches the pattern only as a substring. Filtered by id (whole match) and by
 // topic; every figure confirmed by kadm.
 func TestAccConsumerGroups_kindsAndFilters(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	prefix := acctest.TopicName(t, "")
 	a := k.CreateTopic(prefix+"-a", 2, nil)
@@ -111,6 +112,7 @@ func TestAccConsumerGroups_kindsAndFilters(t *testing.T) {
 
 // The read leaves live groups as they were: state, members and commits unchanged.
 func TestAccConsumerGroups_readOnly(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	group := topic + "-group"
@@ -174,6 +176,7 @@ func (e readerEntry) check() knownvalue.Check {
 // they hold none (it starts there with nothing to read, wherever auto.offset.reset points).
 // Ownership and the absence of commits confirmed by kadm; a committed, caught-up group beside it.
 func TestAccConsumerGroups_assignedWithoutCommits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		nextGen bool
@@ -272,6 +275,7 @@ func (f oracleCheck) CheckState(_ context.Context, _ statecheck.CheckStateReques
 // (null, never 0); one that has committed (every 100 ms) as "assigned" and "committed", caught up.
 // Tasks, commits and log ends as Kafka's kafka-streams-groups.sh --describe prints them.
 func TestAccConsumerGroups_streamsGroup(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	k.RequireStreamsGroups()
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)

@@ -18,6 +18,7 @@ import (
 // empty set too); the same for kafka_consumer_groups, where an empty set would list no reader at
 // all.
 func TestAccEmptyTopics_neverCaughtUp(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	group := topic + "-group"

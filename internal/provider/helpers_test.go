@@ -293,6 +293,38 @@ func expectOffsets(t *testing.T, k *acctest.Kafka, address, topic string, partit
 	}
 }
 
+// liveOffsets checks a partition that others write while the test runs: __consumer_offsets, which
+// every group's commit appends to, from tests running beside this one. Its offsets move between the
+// oracle's read and the provider's, so the check is that the provider's lie between what kadm reads
+// before the plan (Before, a step's PreConfig) and what it reads at the check, after the plan.
+type liveOffsets struct {
+	k         *acctest.Kafka
+	topic     string
+	partition int32
+	before    [2]int64 // earliest, latest
+}
+
+// Before reads the oracle's offsets before the plan.
+func (l *liveOffsets) Before() { l.before[0], l.before[1] = l.k.Offsets(l.topic, l.partition) }
+
+// checks are the state checks of the earliest and latest offsets at the paths given.
+func (l *liveOffsets) checks(address string, earliest, latest tfjsonpath.Path) []statecheck.StateCheck {
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(address, earliest, knownvalue.Int64Func(func(v int64) error { return l.within(v, 0) })),
+		statecheck.ExpectKnownValue(address, latest, knownvalue.Int64Func(func(v int64) error { return l.within(v, 1) })),
+	}
+}
+
+func (l *liveOffsets) within(got int64, which int) error {
+	e, lt := l.k.Offsets(l.topic, l.partition)
+	after := [2]int64{e, lt}[which]
+	if got < l.before[which] || got > after {
+		return fmt.Errorf("%s/%d: %s offset %d, but kadm read %d before the plan and %d after it",
+			l.topic, l.partition, [2]string{"earliest", "latest"}[which], got, l.before[which], after)
+	}
+	return nil
+}
+
 // errorLike matches an error that holds each phrase in order; Terraform wraps long lines, so any
 // run of white space in a phrase matches any other.
 func errorLike(phrases ...string) *regexp.Regexp {

@@ -56,6 +56,7 @@ var openTofu = sync.OnceValue(func() bool {
 // to a real broker; franz-go reads back where each landed; partition_for_key, called by
 // Terraform in an output, must name the same partition for every key.
 func TestAccPartitionForKey_matchesJavaProducer(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	const partitions = 7
 	topic := k.CreateTopic(acctest.TopicName(t, ""), partitions, nil)

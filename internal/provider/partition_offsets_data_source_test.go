@@ -31,6 +31,7 @@ data "kafka_partition_offsets" "test" {
 // A partition nothing was ever written to reads earliest 0 and latest 0, never -1; after one
 // record, 0 and 1.
 func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	resource.Test(t, resource.TestCase{
@@ -52,6 +53,7 @@ func TestAccPartitionOffsets_emptyThenOneRecord(t *testing.T) {
 // DeleteRecords moves earliest and leaves latest: 8 records trimmed before 3, then before 8 (an
 // empty log that keeps its end), then 2 more records and all 10 trimmed.
 func TestAccPartitionOffsets_deleteRecords(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 8)
@@ -87,6 +89,7 @@ func TestAccPartitionOffsets_deleteRecords(t *testing.T) {
 
 // 10 records trimmed before 4, then before 10, as a user reported it: 4 and 10, then 10 and 10.
 func TestAccPartitionOffsets_deleteRecordsUpToTheEnd(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 10)
@@ -108,6 +111,7 @@ func TestAccPartitionOffsets_deleteRecordsUpToTheEnd(t *testing.T) {
 }
 
 func TestAccPartitionOffsets_threePartitions(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
 	k.Produce(topic, 0, 4)
@@ -130,6 +134,7 @@ data "kafka_partition_offsets" "p" {
 }
 
 func TestAccPartitionOffsets_topicNames(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	for _, suffix := range []string{".with.dots", "-with-dashes", "_with_underscores", ".mixed_Name-9"} {
 		t.Run(suffix, func(t *testing.T) {
@@ -148,6 +153,7 @@ func TestAccPartitionOffsets_topicNames(t *testing.T) {
 
 // 25 data sources in one configuration: all exact, all through one Kafka client per provider.
 func TestAccPartitionOffsets_manyShareOneClient(t *testing.T) {
+	t.Parallel()
 	const n = 25
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), n, nil)
@@ -183,15 +189,18 @@ data "kafka_partition_offsets" "p" {
 }
 
 func TestAccPartitionOffsets_internalTopic(t *testing.T) {
-	// __consumer_offsets exists once a group has committed; the earliest offset is 0 and latest ≥ 0.
+	t.Parallel()
+	// __consumer_offsets exists once a group has committed; its offsets move with every commit.
 	k := acctest.Connect(t)
 	k.EnsureConsumerOffsetsTopic()
-	e, l := k.Offsets("__consumer_offsets", 0)
+	live := &liveOffsets{k: k, topic: "__consumer_offsets", partition: 0}
+	const addr = "data.kafka_partition_offsets.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
+			PreConfig:         live.Before,
 			Config:            offsetsConfig(t, "__consumer_offsets", 0),
-			ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", "__consumer_offsets", 0, e, l),
+			ConfigStateChecks: live.checks(addr, tfjsonpath.New("earliest_offset"), tfjsonpath.New("latest_offset")),
 		}},
 	})
 }
@@ -199,6 +208,7 @@ func TestAccPartitionOffsets_internalTopic(t *testing.T) {
 // A topic that does not exist is an error that names it, and reading it does not create it: the
 // cluster's topics are the same afterwards.
 func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := "typo-topic-" + strings.TrimPrefix(acctest.TopicName(t, ""), "tfacc-")
 	before := k.Topics()
@@ -217,6 +227,7 @@ func TestAccPartitionOffsets_missingTopicIsNotCreated(t *testing.T) {
 // Partition 7 of a 3-partition topic is an error that names the valid range; -1 is refused while
 // planning.
 func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
 	resource.Test(t, resource.TestCase{
@@ -238,6 +249,7 @@ func TestAccPartitionOffsets_partitionOutOfRange(t *testing.T) {
 // A closed port and a port that accepts TCP and never answers; and a host name that does not
 // resolve, under a timeout no test waits for: the read fails at once, as for a refused port.
 func TestAccPartitionOffsets_unreachable(t *testing.T) {
+	t.Parallel()
 	closed := acctest.ClosedPort(t)
 	silent := acctest.SilentListener(t)
 	for _, tc := range []struct{ name, addr, timeout, want string }{
@@ -273,6 +285,7 @@ data "kafka_partition_offsets" "test" {
 // network): the read fails at once with what to do, under a timeout of 10 minutes that a read
 // retrying until the timeout would wait out.
 func TestAccPartitionOffsets_unresolvableAdvertisedHost(t *testing.T) {
+	t.Parallel()
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	host := acctest.UnresolvableHost(t, "broker-1.invalid")
 	c := acctest.Fake(t, kfake.NumBrokers(2), kfake.SeedTopics(1, "t"), acctest.AdvertisedHost(1, host))
@@ -303,6 +316,7 @@ data "kafka_partition_offsets" "test" {
 }
 
 func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
+	t.Parallel()
 	const local = `bootstrap_servers = ["localhost:9092"]`
 	for _, tc := range []struct {
 		name, provider, topic, partition string
@@ -387,6 +401,7 @@ data "kafka_partition_offsets" "test" {
 // bootstrap_servers comes from a resource not yet created: nothing is dialled while planning, and
 // the data source is read at apply.
 func TestAccProvider_unknownConfiguration(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 5)
@@ -440,6 +455,7 @@ data "kafka_partition_offsets" "test" {
 // The plans run against kfake, which lets the test see each request; values are those the test
 // wrote.
 func TestAccPartitionOffsets_planSharesRequests(t *testing.T) {
+	t.Parallel()
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	// A loaded machine (the race detector, 2 cores) splits some releases: the bounds are well
 	// below the ideal (10 and 3.3) and well above no sharing (1).
@@ -502,6 +518,7 @@ data "kafka_partition_offsets" "test" {
 // Commit 2 records, abort 1, commit 1, leave 2 open: markers take offsets, so the high watermark
 // is 9 and the last stable offset 7; once the open transaction commits, both are 10.
 func TestAccPartitionOffsets_readCommitted(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	txn := k.Transactional(topic + "-txn")
@@ -556,6 +573,7 @@ data "kafka_partition_offsets" "test" {
 // Records at T, T+1m, T+2m: before T gives 0, T+30s gives 1, T+3m gives null (the broker says -1);
 // after DeleteRecords before 1, before T gives 1.
 func TestAccPartitionOffsets_timestamp(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	base := time.Now().Add(-time.Hour).Truncate(time.Second).UTC()
@@ -590,6 +608,7 @@ func TestAccPartitionOffsets_timestamp(t *testing.T) {
 }
 
 func TestAccPartitionOffsets_maxTimestamp(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	base := time.Date(2026, 11, 1, 12, 0, 0, 250_000_000, time.UTC)
@@ -626,6 +645,7 @@ func TestAccPartitionOffsets_maxTimestamp(t *testing.T) {
 // A compacted topic: the log cleaner removes overwritten records, but the log start offset, and
 // so earliest_offset, stays where retention left it (0 here); Apache Kafka does not move it.
 func TestAccPartitionOffsets_compactedTopic(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	configs := map[string]*string{}
 	for key, v := range map[string]string{
@@ -657,6 +677,7 @@ func TestAccPartitionOffsets_compactedTopic(t *testing.T) {
 // A broker older than Kafka 3.0 (kfake limited to 2.8's API versions: ListOffsets v6) cannot
 // look up the max timestamp: the other offsets are still read, max_* are null, with a warning.
 func TestAccPartitionOffsets_maxTimestampOnOldBroker(t *testing.T) {
+	t.Parallel()
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	c := acctest.Fake(t, kfake.SeedTopics(1, "old"), kfake.MaxVersions(kversion.V2_8_0()))
 	if err := acctest.FakeClient(t, c).ProduceSync(t.Context(), &kgo.Record{Topic: "old", Partition: 0, Value: []byte("v")}).FirstErr(); err != nil {
@@ -680,6 +701,7 @@ func TestAccPartitionOffsets_maxTimestampOnOldBroker(t *testing.T) {
 // Authenticated but not authorized: the broker's answer by Kafka's name, and what to grant. kfake
 // answers ListOffsets with TOPIC_AUTHORIZATION_FAILED, as a broker with ACLs does.
 func TestAccPartitionOffsets_notAuthorized(t *testing.T) {
+	t.Parallel()
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	c := acctest.Fake(t, kfake.SeedTopics(1, "secret"))
 	acctest.AnswerListOffsets(c, -1, acctest.ErrorCode(29 /* TOPIC_AUTHORIZATION_FAILED */))

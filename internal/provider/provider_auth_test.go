@@ -20,6 +20,7 @@ import (
 // the same broker, the same partition, an independent client.
 
 func TestAccAuth_eachMechanismAndTLSMode(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	k, topic := authTopic(t)
 	tokens := acctest.NewTokenEndpoint(t, "tfacc-app", "app-secret", b.OAuthPrincipal)
@@ -114,6 +115,7 @@ data "kafka_partition_offsets" "test" {
 }
 
 func TestAccAuth_wrongPassword(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	for _, tc := range []struct{ mechanism, kafkaName, reason string }{
 		{mechanism: "scram-sha-512", kafkaName: "SCRAM-SHA-512", reason: "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"},
@@ -147,6 +149,7 @@ func TestAccAuth_wrongPassword(t *testing.T) {
 }
 
 func TestAccAuth_oauthTokenEndpointRefuses(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	tokens := acctest.NewTokenEndpoint(t, "tfacc-app", "the-right-secret", b.OAuthPrincipal)
 	blocks := fmt.Sprintf("  sasl {\n    mechanism     = \"oauthbearer\"\n    token_url     = %q\n    client_id     = \"tfacc-app\"\n"+
@@ -182,6 +185,7 @@ func TestAccAuth_mechanismNotEnabled(t *testing.T) {
 }
 
 func TestAccAuth_unknownCA(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	for _, tc := range []struct{ name, blocks string }{
 		{name: "system roots", blocks: "  tls {}\n"},
@@ -201,6 +205,7 @@ func TestAccAuth_unknownCA(t *testing.T) {
 }
 
 func TestAccAuth_certificateNameMismatch(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	blocks := fmt.Sprintf("  tls {\n    ca_cert     = file(%q)\n    server_name = \"kafka.example.com\"\n  }\n", b.CAFile)
 	resource.Test(t, resource.TestCase{
@@ -216,6 +221,7 @@ func TestAccAuth_certificateNameMismatch(t *testing.T) {
 // Both directions of a TLS/plaintext mismatch are named, per address, at once: the provider's
 // timeout is 30 s and the step must end long before it.
 func TestAccAuth_tlsPlaintextMismatch(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	plaintext := acctest.BootstrapServers(t)[0]
 	for _, tc := range []struct {
@@ -247,6 +253,7 @@ func TestAccAuth_tlsPlaintextMismatch(t *testing.T) {
 }
 
 func TestAccAuth_mutualTLSWithoutClientCertificate(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
@@ -259,6 +266,7 @@ func TestAccAuth_mutualTLSWithoutClientCertificate(t *testing.T) {
 }
 
 func TestAccAuth_saslListenerMismatch(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	plaintext := acctest.BootstrapServers(t)[0]
 	userPass := fmt.Sprintf("  sasl {\n    mechanism = \"scram-sha-512\"\n    username  = %q\n    password  = %q\n  }\n", b.Username, b.Password)
@@ -338,6 +346,7 @@ func TestAccAuth_invalidInputFailsWhilePlanning(t *testing.T) {
 // only after apply (here from a resource) builds no client while planning; the data source, with
 // depends_on, is read at apply and exact.
 func TestAccAuth_credentialsKnownOnlyAtApply(t *testing.T) {
+	t.Parallel()
 	b := acctest.Auth(t)
 	k, topic := authTopic(t)
 	config := fmt.Sprintf(`

@@ -18,6 +18,7 @@ import (
 // live member that reads another topic, and a gate on total_lag == 0 fails. Never total_lag = 0.
 // kafka_consumer_groups lists it among the topic's readers with the same lag.
 func TestAccConsumerGroupOffsets_shareGroup(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	k.RequireShareGroups() // Kafka 3.9 has no share groups: the CI's 3.9 leg skips here
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)

@@ -66,6 +66,7 @@ func ptr(v int64) *int64 { return &v }
 // answers -1 for -5 and, from Kafka 4.2, for -6; 3.9 is not asked -6). Without tiered_offsets
 // the three are null.
 func TestAccPartitionOffsets_tieredOffsetsPlainTopic(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 5)
@@ -132,6 +133,7 @@ func listOffsetsTimestamps(c *kfake.Cluster) func() map[int64]int {
 // ask what they asked before (earliest, max timestamp, latest); with it, -4 and -5 too (kfake
 // serves ListOffsets up to v10, so never -6, v11).
 func TestAccTopicOffsets_tieredOffsetsAskedOnlyWhenSet(t *testing.T) {
+	t.Parallel()
 	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
 	for _, tc := range []struct {
 		name   string

@@ -54,6 +54,7 @@ func testTimeLagRead(t *testing.T, k *acctest.Kafka, group string, e timedEntry,
 // record it reads next is the second, so next_record_timestamp is T0+10 s exactly (not the batch's
 // first timestamp), and time_lag_ms, the group's max_time_lag_ms, the read's time minus that.
 func TestAccConsumerGroupOffsets_timeLagMidBatch(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	t0 := time.Now().Add(-5 * time.Minute).Truncate(time.Second).Add(250 * time.Millisecond)
 	for _, codec := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
@@ -77,6 +78,7 @@ func TestAccConsumerGroupOffsets_timeLagMidBatch(t *testing.T) {
 // A LogAppendTime topic: the broker stamps every record of the batch with its time of append,
 // and that is the time the group's next record has, not the producer's (an hour earlier).
 func TestAccConsumerGroupOffsets_timeLagLogAppendTime(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateLogAppendTimeTopic(acctest.TopicName(t, ""), 1)
 	group := topic + "-group"
@@ -95,6 +97,7 @@ func TestAccConsumerGroupOffsets_timeLagLogAppendTime(t *testing.T) {
 // gate on it cannot pass). Without that topic, max_time_lag_ms is the behind partition's.
 // Without fetch_timestamps every time attribute is null.
 func TestAccConsumerGroupOffsets_timeLagCaughtUpBehindUncommitted(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
 	other := k.CreateTopic(topic+"-other", 1, nil) // sorts after topic
@@ -139,6 +142,7 @@ func TestAccConsumerGroupOffsets_timeLagCaughtUpBehindUncommitted(t *testing.T) 
 // and before its marker (the log's last offset), has nothing left to read: time lag 0 under
 // both isolation levels, although its lag counts the marker (1).
 func TestAccConsumerGroupOffsets_timeLagTransactions(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	atAbort, atMarker := topic+"-at-abort", topic+"-at-marker"
@@ -187,6 +191,7 @@ data "kafka_consumer_group_offsets" %q {
 // DeleteRecords past the commit: the oldest record the group has not read is the one at the new
 // log start (a consumer resumes there), not a record that no longer exists.
 func TestAccConsumerGroupOffsets_timeLagAfterDeleteRecords(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	group := topic + "-group"
@@ -203,6 +208,7 @@ func TestAccConsumerGroupOffsets_timeLagAfterDeleteRecords(t *testing.T) {
 // fetch_timestamps is refused, and the error says so on fetch_timestamps, naming the topic and
 // READ, never a silent null; the same read without fetch_timestamps succeeds.
 func TestAccConsumerGroupOffsets_timeLagWithoutRead(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	auth := acctest.Auth(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
@@ -233,6 +239,7 @@ func TestAccConsumerGroupOffsets_timeLagWithoutRead(t *testing.T) {
 // its own schedule (log.cleaner.backoff.ms, 15 s): the test waits for franz-go's consumer to be
 // given offset 2 first.
 func TestAccConsumerGroupOffsets_timeLagCompacted(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	compact := func(v string) *string { return &v }
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, map[string]*string{
@@ -276,6 +283,7 @@ func TestAccConsumerGroupOffsets_timeLagCompacted(t *testing.T) {
 // a gate on it cannot pass). The next records are the oracle's (franz-go's consumer at each
 // commit); without fetch_timestamps every value is null.
 func TestAccConsumerGroups_timeLag(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	prefix := acctest.TopicName(t, "")
 	a, b := k.CreateTopic(prefix+"-a", 1, nil), k.CreateTopic(prefix+"-b", 2, nil) // a sorts first

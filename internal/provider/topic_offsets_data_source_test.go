@@ -53,6 +53,7 @@ func expectTopic(t *testing.T, k *acctest.Kafka, topic string, want [][2]int64) 
 }
 
 func TestAccTopicOffsets_partitionsExact(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
 	k.Produce(topic, 0, 4)
@@ -81,6 +82,7 @@ func TestAccTopicOffsets_partitionsExact(t *testing.T) {
 // Hundreds of partitions, read on every step and on the plan that terraform-plugin-testing runs
 // after each apply: same entries, same order, so no diff.
 func TestAccTopicOffsets_manyPartitionsStableOrder(t *testing.T) {
+	t.Parallel()
 	const n = 300
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), n, nil)
@@ -96,23 +98,33 @@ func TestAccTopicOffsets_manyPartitionsStableOrder(t *testing.T) {
 	})
 }
 
+// __consumer_offsets is live (liveOffsets): each partition's offsets lie between kadm's reads
+// before and after the plan.
 func TestAccTopicOffsets_internalTopic(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	k.EnsureConsumerOffsetsTopic()
-	details, err := k.Admin.ListTopicsWithInternal(t.Context(), "__consumer_offsets")
-	if err != nil {
-		t.Fatal(err)
+	n := k.PartitionCount("__consumer_offsets")
+	const addr = "data.kafka_topic_offsets.test"
+	live := make([]*liveOffsets, n)
+	checks := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("partition_count"), knownvalue.Int64Exact(int64(n))),
 	}
-	n := len(details["__consumer_offsets"].Partitions)
-	want := make([][2]int64, n)
-	for p := range want {
-		want[p][0], want[p][1] = k.Offsets("__consumer_offsets", int32(p))
+	for p := range live {
+		live[p] = &liveOffsets{k: k, topic: "__consumer_offsets", partition: int32(p)}
+		at := tfjsonpath.New("partitions").AtSliceIndex(p)
+		checks = append(checks, live[p].checks(addr, at.AtMapKey("earliest_offset"), at.AtMapKey("latest_offset"))...)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				for _, l := range live {
+					l.Before()
+				}
+			},
 			Config:            topicOffsetsConfig(t, "__consumer_offsets"),
-			ConfigStateChecks: expectTopic(t, k, "__consumer_offsets", want),
+			ConfigStateChecks: checks,
 		}},
 	})
 }
@@ -120,6 +132,7 @@ func TestAccTopicOffsets_internalTopic(t *testing.T) {
 // timestamp_offset per partition: the first offset at or after the time, null where no record is
 // that late.
 func TestAccTopicOffsets_timestamp(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
 	base := time.Now().Add(-time.Hour).Truncate(time.Second).UTC()

@@ -56,6 +56,7 @@ func expectTopics(t *testing.T, k *acctest.Kafka, want []topicEntry) []statechec
 // nor prefix.orders itself. A pattern that matches nothing gives an empty list; one that is not
 // RE2 is refused while planning.
 func TestAccTopicsOffsets_regex(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	prefix := acctest.TopicName(t, "")
 	b := k.CreateTopic(prefix+".orders.b", 1, nil)
@@ -107,6 +108,7 @@ func TestAccTopicsOffsets_regex(t *testing.T) {
 // Internal topics appear only with include_internal = true, marked internal, with the
 // partition count kadm reports.
 func TestAccTopicsOffsets_internal(t *testing.T) {
+	t.Parallel()
 	k := acctest.Connect(t)
 	k.EnsureConsumerOffsetsTopic()
 	partitions := k.PartitionCount("__consumer_offsets")
