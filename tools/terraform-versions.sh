@@ -112,9 +112,12 @@ run_tests() {
   cd "$repo"
   # An empty CLI configuration: OpenTofu prints a warning about a missing one on stdout, where the
   # test framework reads its version, and the tests need nothing from one.
+  # ACC_PARALLEL: acceptance tests side by side, as in make testacc (GNUmakefile says why 8).
+  # shellcheck disable=SC2016 # the inner bash expands $1 and $2, its arguments
   TF_CLI_CONFIG_FILE=/dev/null TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin TF_ACC_PROVIDER_HOST=$host \
-    ./tools/kafka.sh run -- bash -c \
-    'go test -count=1 -timeout 30m -skip "^(TestChaos|TestAccTieredStorage)" -v ./internal/provider/ && ./tools/plan-examples.sh "$1"' _ "$bin"
+    ./tools/timed.sh "$1 $2: ./internal/provider, every example planned" ./tools/kafka.sh run -- bash -c \
+    'go test -count=1 -timeout 30m -parallel "$2" -skip "^(TestChaos|TestAccTieredStorage)" -v ./internal/provider/ && ./tools/plan-examples.sh "$1"' \
+    _ "$bin" "${ACC_PARALLEL:-8}"
 }
 
 cmd=${1:-}
