@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Step 5 of CI's release check, run by tools/release-install.sh inside `tools/kafka.sh run` (which
+# Step 6 of CI's release check, run by tools/release-install.sh inside `tools/kafka.sh run` (which
 # sets KAFKA_BOOTSTRAP_SERVERS and stops the broker whatever happens), or against the cluster
 # KAFKA_BOOTSTRAP_SERVERS names: seeds topic "users" (tools/demo, as `make demo` does) and runs
 # `terraform plan` and `apply` in DIR with the provider terraform init installed there; the

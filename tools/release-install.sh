@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# Steps 4 and 5 of CI's release check (tools/release-check.sh, which calls this after it checked
+# Steps 5 and 6 of CI's release check (tools/release-check.sh, which calls this after it checked
 # the names, checksums and signature of dist/): a user's `terraform init` installs the provider
 # from the snapshot, and the installed provider reads exact offsets from a real broker.
 #
-#  4. puts the linux_amd64 zip into a filesystem mirror (packed layout) and runs `terraform init`
+#  5. puts the linux_amd64 zip into a filesystem mirror (packed layout) and runs `terraform init`
 #     on examples/demo with a CLI configuration that installs from that mirror only and an exact
 #     version constraint, no dev_overrides: once without a lock file (Terraform writes one with
 #     the "h1:" hash of what it unpacked), then with a lock file holding the zip's "zh:" hash from
 #     SHA256SUMS, as a team's committed lock file does: init must pass, and fail for a wrong hash;
-#  5. tools/release-apply.sh on a real broker (tools/kafka.sh): `terraform plan` and `apply` with
+#  6. tools/release-apply.sh on a real broker (tools/kafka.sh): `terraform plan` and `apply` with
 #     the installed provider; the offsets must be exact.
 # Nothing outside a temporary folder is written.
 #
 # Usage: tools/release-install.sh DIST VERSION   (DIST: the checked dist/ folder; starts its own
-#                                                 broker for step 5, unless KAFKA_BOOTSTRAP_SERVERS
+#                                                 broker for step 6, unless KAFKA_BOOTSTRAP_SERVERS
 #                                                 names a cluster to use)
 set -euo pipefail
 
@@ -26,7 +26,8 @@ sums="$dist/${name}_${version}_SHA256SUMS"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# 4. A filesystem mirror in the packed layout, as `terraform providers mirror` writes it.
+# 5. A filesystem mirror in the packed layout, as `terraform providers mirror` writes it.
+start=$SECONDS
 zip="${name}_${version}_linux_amd64.zip"
 mkdir -p "$work/mirror/$address" "$work/demo"
 cp "$dist/$zip" "$work/mirror/$address/"
@@ -115,9 +116,14 @@ done
 grep -qaF -- "$version" "$bin" || die "$bin does not contain its version $version (-X main.version)"
 log "installed binary: ${bin##*/}, CGO_ENABLED=0, -trimpath, version $version stamped in"
 
-# 5. The demo against a real broker, with the provider terraform init installed.
+took install "$start"
+
+# 6. The demo against a real broker, with the provider terraform init installed.
+start=$SECONDS
 if [[ -n ${KAFKA_BOOTSTRAP_SERVERS:-} ]]; then
   "$repo/tools/release-apply.sh" "$work/demo"
+  took apply "$start"
 else
   "$repo/tools/kafka.sh" run -- "$repo/tools/release-apply.sh" "$work/demo"
+  took "apply (broker start and stop included)" "$start"
 fi

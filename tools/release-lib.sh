@@ -10,3 +10,10 @@ die() {
   log "FAIL: $*"
   exit 1
 }
+# took PART START: logs how long PART took since START (a $SECONDS) and, when RELEASE_TIMES names a
+# file (release-check.sh sets it), adds "PART SECONDS" to it for the summary at the end.
+took() {
+  local s=$((SECONDS - $2))
+  log "$1 took $s s"
+  if [[ -n ${RELEASE_TIMES:-} ]]; then echo "$1 $s" >>"$RELEASE_TIMES"; fi
+}
