@@ -10,6 +10,7 @@ import (
 // (hostname 127.0.0.1 in the certificate); the mutual-TLS one also demands
 // the client certificate, and refuses a client without one.
 func TestTLSListenersServeClientsOfTestCA(t *testing.T) {
+	t.Parallel()
 	s := startSingle(t)
 	for _, tc := range []struct {
 		name     string

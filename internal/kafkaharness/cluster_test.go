@@ -16,6 +16,7 @@ import (
 // A cluster of three brokers (KAFKA_BROKERS=3) lists brokers 1, 2 and 3;
 // topics get three replicas and min.insync.replicas is 2, as in production.
 func TestClusterOfThreeBrokersReplicatesThrice(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t, Options{Brokers: 3})
 	adm := adminWith(t, kgo.SeedBrokers(strings.Split(c.Bootstrap(), ",")...))
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -50,6 +51,7 @@ func TestClusterOfThreeBrokersReplicatesThrice(t *testing.T) {
 // attaching process), with its new pid recorded, so that the owner's Stop
 // still stops it; the controller restarts too.
 func TestAttachedVerbsAreTheOwners(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	c := startCluster(t, Options{Brokers: 2, StateDir: dir})
 	a, err := Attach(dir)

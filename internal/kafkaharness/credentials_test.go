@@ -28,6 +28,7 @@ func unsecuredJWS(sub string) string {
 // Both SASL listeners log in the test user with each mechanism kafka.sh
 // enabled (SCRAM users exist from the format on), and refuse a wrong password.
 func TestSASLListenersLogInTestUser(t *testing.T) {
+	t.Parallel()
 	s := startSingle(t)
 	user, pw := s.SASL.User, s.SASL.Password
 	for _, tc := range []struct {

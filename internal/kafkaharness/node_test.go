@@ -9,6 +9,7 @@ import (
 // A crashed node (SIGKILL) started again serves the topics it had: the harness
 // keeps its data, config and port across a kill, as chaos tests need.
 func TestKillThenStartAgainKeepsTopics(t *testing.T) {
+	t.Parallel()
 	s := startSingle(t)
 	adm := admin(t, s.Bootstrap())
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
@@ -35,6 +36,7 @@ func TestKillThenStartAgainKeepsTopics(t *testing.T) {
 // again. The 3 s bound is how long the test waits for an answer that must not
 // come, not a speed being measured.
 func TestPauseSilencesNodeUntilResume(t *testing.T) {
+	t.Parallel()
 	s := startSingle(t)
 	if err := s.Do(t.Context(), VerbPause, 1); err != nil {
 		t.Fatal(err)

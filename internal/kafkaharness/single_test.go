@@ -10,6 +10,7 @@ import (
 // A started single node is one registered broker that serves admin requests:
 // a topic created through it is listed back with its partitions.
 func TestStartSingleServesOneBroker(t *testing.T) {
+	t.Parallel()
 	s := startSingle(t)
 	adm := admin(t, s.Bootstrap())
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
@@ -36,6 +37,7 @@ func TestStartSingleServesOneBroker(t *testing.T) {
 
 // Stop ends the JVM (controlled shutdown) and deletes the work dir.
 func TestStopEndsNodeAndDeletesDir(t *testing.T) {
+	t.Parallel()
 	s := startSingle(t)
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // On Kafka 3.x, as kafka.sh streams-app, it fails (Kafka Streams 3.x has no
 // group.protocol=streams) and leaves no build behind.
 func TestStreamsAppBuildsReader(t *testing.T) {
+	t.Parallel()
 	o := scratchCache(t, accOptions(t))
 	cp, err := StreamsApp(t.Context(), o)
 	if strings.HasPrefix(o.Version, "3.") {

@@ -17,6 +17,7 @@ import (
 // points the broker at the compiled class and keeps the remote tier in its
 // work dir.
 func TestTieredPropertiesOnlyForTieredNode(t *testing.T) {
+	t.Parallel()
 	if got := tieredProperties("/w", ""); got != "" {
 		t.Errorf("without classes: %q, want no lines", got)
 	}
@@ -41,6 +42,7 @@ func TestTieredPropertiesOnlyForTieredNode(t *testing.T) {
 // [2], so the broker answers earliest 0, earliest local 2 (-4) and latest
 // tiered 1 (-5), and the remote dir holds two segments.
 func TestTieredNodeCopiesClosedSegmentsToRemoteDir(t *testing.T) {
+	t.Parallel()
 	o := scratchCache(t, accOptions(t))
 	o.Tiered = true
 	s := startWith(t, o)
@@ -125,6 +127,7 @@ func listOffset(ctx context.Context, t *testing.T, cl *kgo.Client, topic string,
 // (SIGTERM), rather than hanging in its metadata manager's close until it is
 // killed: Start returns only once the manager's topic is there.
 func TestTieredNodeStopsRightAfterStart(t *testing.T) {
+	t.Parallel()
 	o := accOptions(t)
 	o.Tiered = true
 	s := startWith(t, o)
