@@ -105,10 +105,14 @@ func (k *Kafka) CreateTopic(name string, partitions int32, configs map[string]*s
 	return name
 }
 
+// leadersWait bounds waitForLeaders: a broker busy with many tests' Terraform processes (CI saw one
+// take over 20 s) is slow, not broken.
+const leadersWait = 60 * time.Second
+
 // waitForLeaders waits until every partition of the new topic answers ListOffsets.
 func (k *Kafka) waitForLeaders(topic string, partitions int32) {
 	k.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(leadersWait)
 	for {
 		listed, err := k.Admin.ListEndOffsets(ctx(k.t), topic)
 		ok := err == nil
@@ -125,7 +129,7 @@ func (k *Kafka) waitForLeaders(topic string, partitions int32) {
 			return
 		}
 		if time.Now().After(deadline) {
-			k.t.Fatalf("topic %s: partitions not ready after 20s: %v", topic, err)
+			k.t.Fatalf("topic %s: partitions not ready after %s: %v", topic, leadersWait, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
