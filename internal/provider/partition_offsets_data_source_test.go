@@ -609,8 +609,9 @@ func TestAccPartitionOffsets_timestamp(t *testing.T) {
 	})
 }
 
+// Not beside other tests (no t.Parallel) until understood: in one warm CI run, beside them on
+// OpenTofu 1.12.6, max_timestamp_offset and max_timestamp came back null (every other run passed).
 func TestAccPartitionOffsets_maxTimestamp(t *testing.T) {
-	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	base := time.Date(2026, 11, 1, 12, 0, 0, 250_000_000, time.UTC)
