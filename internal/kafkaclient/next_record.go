@@ -325,8 +325,13 @@ func (c *Client) readTimeLags(ctx context.Context, isolation Isolation, groups .
 	readAt := time.Now()
 	for _, ps := range groups {
 		for i := range ps {
-			from, _ := nextFrom(ps[i])
-			ps[i].setTimeLag(found[at{topicPartition{ps[i].Topic, ps[i].Partition}, from}], readAt)
+			// Only a partition with a record to find looks one up: nextFrom's 0 for a caught-up
+			// partition is no position, and another group's search at offset 0 is not this one's.
+			var next *NextRecord
+			if from, ok := nextFrom(ps[i]); ok {
+				next = found[at{topicPartition{ps[i].Topic, ps[i].Partition}, from}]
+			}
+			ps[i].setTimeLag(next, readAt)
 		}
 	}
 	return nil
