@@ -6,7 +6,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/segmentio/kafka-go"
@@ -56,6 +55,10 @@ type GroupSummary struct {
 	// MaxTimeLagMs is the largest time lag of those partitions (MaxTimeLag), with FetchTimestamps;
 	// nil when Uncommitted > 0.
 	MaxTimeLagMs *int64
+	// CaughtUp is the verdict (caught_up.go) over every partition of Topics; NotCaughtUp its
+	// reasons when false.
+	CaughtUp    bool
+	NotCaughtUp []string
 }
 
 // ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
@@ -131,47 +134,40 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 	return nil
 }
 
-// summarize keeps the selected groups and topics, reads the latest offset of every committed
-// partition (ListOffsets per leader across all topics), and adds up each group's lag.
+// summarize keeps the selected groups and topics, reads the log bounds of every partition of the
+// topics the selected groups read (ListOffsets per leader across all topics, one round), and sums
+// up each group.
 func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
 	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic,
 	shareLags map[string]map[topicPartition]int64, assigned owned, fresh bool,
 ) ([]GroupSummary, error) {
-	commits, leaders, err := selectCommits(md, req.Topics, committed, fresh)
+	commits, err := selectCommits(md, req.Topics, committed, fresh)
 	if err != nil {
 		return nil, err
 	}
 	owns := selectOwned(md, req.Topics, assigned)
-	empty, err := c.emptyUncommitted(ctx, md, req.Isolation, commits, owns)
-	if err != nil {
-		return nil, err
-	}
-	latest, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation, latestOnly: true}, partitionLeaders(leaders))
-	if err != nil {
-		return nil, err
-	}
-	latestOf := map[topicPartition]int64{}
-	for topic, ps := range latest {
-		for _, p := range ps {
-			latestOf[topicPartition{topic, p.Partition}] = p.Latest
-		}
-	}
-	var (
-		out        []GroupSummary
-		partitions [][]GroupPartitionOffsets // of out's groups, in the same order
-	)
-	for id, info := range listed {
+	var ids []string
+	for id := range listed {
 		if _, fetched := committed[id]; !fetched {
 			continue // vanished since ListGroups
 		}
 		if req.Topics != nil && len(commits[id]) == 0 && len(owns[id]) == 0 {
 			continue
 		}
-		s, ps, err := groupSummary(id, info, commits[id], owns[id], empty, latestOf, shareLags[id])
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	bounds, err := c.readBounds(ctx, md, req.Isolation, ids, commits, owns)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GroupSummary, len(ids))
+	partitions := make([][]GroupPartitionOffsets, len(ids)) // of out's groups, in the same order
+	for i, id := range ids {
+		out[i], partitions[i], err = groupSummary(id, listed[id], md, commits[id], owns[id], bounds, shareLags[id])
 		if err != nil {
 			return nil, err
 		}
-		out, partitions = append(out, s), append(partitions, ps)
 	}
 	if req.FetchTimestamps {
 		if err := c.readTimeLags(ctx, req.Isolation, partitions...); err != nil {
@@ -183,19 +179,64 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b GroupSummary) int { return strings.Compare(a.GroupID, b.GroupID) })
 	return out, nil
 }
 
+// readBounds reads the log bounds (earliest and latest offsets) of every partition of the topics
+// the groups ids read (a commit there, or a member that owns one of its partitions): the lag of
+// a commit, and for the caught-up verdict whether records wait where the group has no commit (a
+// partition added since it committed, say). One ListOffsets round per leader.
+func (c *Client) readBounds(ctx context.Context, md *clusterMetadata, isolation Isolation, ids []string,
+	commits map[string]map[topicPartition]int64, owns owned,
+) (map[topicPartition]PartitionOffsets, error) {
+	leaders := map[topicPartition]leader{}
+	byName := md.byName()
+	for _, id := range ids {
+		for _, topic := range readTopics(commits[id], owns[id]) {
+			mt := byName[topic]
+			for partition := range mt.partitions {
+				l, err := md.leaderOf(mt, partition)
+				if err != nil {
+					return nil, err
+				}
+				leaders[topicPartition{topic, int(partition)}] = l
+			}
+		}
+	}
+	bounds := map[topicPartition]PartitionOffsets{}
+	if len(leaders) == 0 {
+		return bounds, nil
+	}
+	res, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
+	for topic, ps := range res {
+		for _, p := range ps {
+			bounds[topicPartition{topic, p.Partition}] = p
+		}
+	}
+	return bounds, err
+}
+
+// readTopics is the topics of a group's commits and owned partitions, sorted, each once.
+func readTopics(commits map[topicPartition]int64, owns map[topicPartition]bool) []string {
+	topics := []string{}
+	for tp := range commits {
+		topics = append(topics, tp.topic)
+	}
+	for tp := range owns {
+		topics = append(topics, tp.topic)
+	}
+	slices.Sort(topics)
+	return slices.Compact(topics)
+}
+
 // selectCommits keeps each group's commits to the selected topics (nil: all) and to partitions
-// the metadata knows, and finds their leaders. A commit to a partition the metadata lacks is
-// asked again with fresh metadata, then left out.
+// the metadata knows. A commit to a partition the metadata lacks is asked again with fresh
+// metadata, then left out.
 func selectCommits(md *clusterMetadata, topics []string, committed map[string][]wire.OffsetFetchResponseTopic, fresh bool,
-) (commits map[string]map[topicPartition]int64, leaders map[topicPartition]leader, err error) {
+) (map[string]map[topicPartition]int64, error) {
 	filter := topicSet(topics)
 	byName := md.byName()
-	commits = map[string]map[topicPartition]int64{} // by group
-	leaders = map[topicPartition]leader{}
+	commits := map[string]map[topicPartition]int64{} // by group
 	for id, topics := range committed {
 		commits[id] = map[topicPartition]int64{}
 		for _, t := range topics {
@@ -206,26 +247,19 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 				if p.CommittedOffset < 0 {
 					continue // no commit
 				}
-				tp := topicPartition{t.Name, int(p.Partition)}
-				mt := byName[t.Name]
-				if !mt.hasPartition(p.Partition) {
+				if !byName[t.Name].hasPartition(p.Partition) {
 					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
 					// soon after. A cached layout may also just lag behind.
 					if !fresh {
-						return nil, nil, errStaleMetadata
+						return nil, errStaleMetadata
 					}
 					continue
 				}
-				l, err := md.leaderOf(mt, p.Partition)
-				if err != nil {
-					return nil, nil, err
-				}
-				leaders[tp] = l
-				commits[id][tp] = p.CommittedOffset
+				commits[id][topicPartition{t.Name, int(p.Partition)}] = p.CommittedOffset
 			}
 		}
 	}
-	return commits, leaders, nil
+	return commits, nil
 }
 
 // selectOwned keeps, of what each group's members own, the partitions of the selected topics
@@ -247,42 +281,6 @@ func selectOwned(md *clusterMetadata, topics []string, assigned owned) owned {
 	return out
 }
 
-// emptyUncommitted is, of the owned partitions without a commit, those whose lag is known all the
-// same (LagUnknown's rule: no record, log start offset = latest offset): a group starts there with
-// no lag, wherever its auto.offset.reset points. One ListOffsets per leader, only when there are such partitions.
-func (c *Client) emptyUncommitted(ctx context.Context, md *clusterMetadata, isolation Isolation,
-	commits map[string]map[topicPartition]int64, owns owned,
-) (map[topicPartition]bool, error) {
-	leaders := map[topicPartition]leader{}
-	byName := md.byName()
-	for id, tps := range owns {
-		for tp := range tps {
-			if _, ok := commits[id][tp]; ok {
-				continue
-			}
-			l, err := md.leaderOf(byName[tp.topic], int32(tp.partition))
-			if err != nil {
-				return nil, err
-			}
-			leaders[tp] = l
-		}
-	}
-	empty := map[topicPartition]bool{}
-	if len(leaders) == 0 {
-		return empty, nil
-	}
-	bounds, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
-	for topic, ps := range bounds {
-		for _, p := range ps {
-			owned := GroupPartitionOffsets{Assigned: true, Earliest: p.Earliest, Latest: p.Latest} // no commit
-			if !owned.LagUnknown() {
-				empty[topicPartition{topic, p.Partition}] = true
-			}
-		}
-	}
-	return empty, err
-}
-
 // topicSet is topics as a set; nil for nil (every topic).
 func topicSet(topics []string) map[string]bool {
 	if topics == nil {
@@ -295,31 +293,36 @@ func topicSet(topics []string) map[string]bool {
 	return set
 }
 
-// groupSummary is one group's summary from its commits, what its members own and the latest
-// offsets, and the partitions it sums up; a share group's lags are the broker's where it gives
-// them (shareLags).
-func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]int64, owns, empty map[topicPartition]bool,
-	latestOf, shareLags map[topicPartition]int64,
+// groupSummary is one group's summary: every partition of the topics it reads, with its commit
+// there (a share group's start offset, and its lag where the broker gives it: shareLags) and
+// whether a member owns it, from the bounds read; and those partitions, sorted.
+func groupSummary(id string, info listedGroupInfo, md *clusterMetadata, commits map[topicPartition]int64,
+	owns map[topicPartition]bool, bounds map[topicPartition]PartitionOffsets, shareLags map[topicPartition]int64,
 ) (GroupSummary, []GroupPartitionOffsets, error) {
-	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Type: info.groupType, Topics: []string{},
-		Committed: len(commits) > 0, Assigned: len(owns) > 0}
-	for tp := range owns {
-		s.Topics = append(s.Topics, tp.topic)
-		if _, ok := commits[tp]; !ok && !empty[tp] {
-			s.Uncommitted++
-		}
-	}
+	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Type: info.groupType,
+		Topics: readTopics(commits, owns), Committed: len(commits) > 0, Assigned: len(owns) > 0}
 	var partitions []GroupPartitionOffsets
-	for tp, offset := range commits {
-		// The lag rule of group_offsets.go; the summary needs no earliest offset (only lags are summed).
-		latest := PartitionOffsets{Partition: tp.partition, Latest: latestOf[tp]}
-		gp := groupPartition(tp.topic, latest, latest.Latest, map[int]int64{tp.partition: offset})
-		if lag, ok := shareLags[tp]; ok {
-			gp.Lag = &lag
+	byName := md.byName()
+	for _, topic := range s.Topics {
+		for _, partition := range slices.Sorted(maps.Keys(byName[topic].partitions)) {
+			tp := topicPartition{topic, int(partition)}
+			committed := map[int]int64{}
+			if offset, ok := commits[tp]; ok {
+				committed[tp.partition] = offset
+			}
+			// The lag rule of group_offsets.go. Under read_committed the summary reads no high
+			// watermark: a commit past the last stable offset counts as out of range.
+			p := bounds[tp]
+			gp := groupPartition(topic, p, p.Latest, committed)
+			gp.Assigned = owns[tp]
+			if lag, ok := shareLags[tp]; ok && gp.Committed != nil {
+				gp.Lag = &lag
+			}
+			partitions = append(partitions, gp)
 		}
-		partitions = append(partitions, gp)
-		s.Topics = append(s.Topics, tp.topic)
 	}
+	s.Uncommitted = UncommittedPartitions(partitions)
+	s.CaughtUp, s.NotCaughtUp = CaughtUp(partitions)
 	total, ok := TotalLag(partitions)
 	if s.Uncommitted == 0 {
 		s.TotalLag = &total
@@ -328,7 +331,5 @@ func groupSummary(id string, info listedGroupInfo, commits map[topicPartition]in
 		return GroupSummary{}, nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
 			"answered offsets near 2^63, which no real partition reaches", id)
 	}
-	slices.Sort(s.Topics)
-	s.Topics = slices.Compact(s.Topics)
 	return s, partitions, nil
 }

@@ -58,8 +58,9 @@ func TestConsumerGroupsFilters(t *testing.T) {
 }
 
 // What one kafka_consumer_groups read costs: one Metadata (every topic), ListGroups on each
-// broker, one OffsetFetch per coordinator (v8+ carries all its groups), ListOffsets per leader of
-// the committed partitions. No FindCoordinator, and no describe request: these groups have no
+// broker, one OffsetFetch per coordinator (v8+ carries all its groups), and per leader of the
+// partitions of the topics the groups read two ListOffsets written at once (earliest and latest:
+// the caught-up verdict asks whether records wait where a group has no commit). No FindCoordinator, and no describe request: these groups have no
 // members (assignments.go asks only about groups with members). Below OffsetFetch v8 (a
 // cluster that says it is Kafka 2.8), one OffsetFetch per group.
 func TestConsumerGroupsRequests(t *testing.T) {
@@ -99,7 +100,7 @@ func TestConsumerGroupsRequests(t *testing.T) {
 				offsetFetches = len(coordinators)
 			}
 			expectRequests(t, counts, dials, map[kmsg.Key]int{
-				kmsg.Metadata: 1, kmsg.ListGroups: 3, kmsg.OffsetFetch: offsetFetches, kmsg.ListOffsets: len(leaders),
+				kmsg.Metadata: 1, kmsg.ListGroups: 3, kmsg.OffsetFetch: offsetFetches, kmsg.ListOffsets: 2 * len(leaders),
 			})
 		})
 	}

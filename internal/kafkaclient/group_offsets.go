@@ -11,8 +11,11 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
 	"github.com/segmentio/kafka-go/protocol/describegroups"
 	"github.com/segmentio/kafka-go/protocol/findcoordinator"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // GroupOffsetsRequest says which consumer group to read, and which of its topics.
@@ -33,8 +36,9 @@ type GroupOffsetsRequest struct {
 type GroupOffsets struct {
 	// State is the group's state as its coordinator reports it (Stable, Empty, Dead, ...).
 	State string
-	// Type is the group's kind (ClassicGroup, ConsumerGroup, ShareGroup, StreamsGroup): classic
-	// where DescribeGroups describes it, else as ListGroups v5 lists it; "" where neither says.
+	// Type is the group's kind (ClassicGroup, ConsumerGroup, ShareGroup, StreamsGroup), as
+	// ListGroups v5 lists it (classic where DescribeGroups describes it); "" where the broker does
+	// not name kinds (before ListGroups v5, Kafka 3.8).
 	Type string
 	// Members is how many members the group has now (the describe API of its kind); -1 where
 	// unknown (a live group of a broker before ListGroups v5 that DescribeGroups does not know).
@@ -393,8 +397,8 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 		if err := classicOwned(owns, counts, g); err != nil {
 			return describedGroup{}, err
 		}
-		return describedGroup{state: g.GroupState, kind: ClassicGroup, live: len(g.Members) > 0, members: counts[group],
-			owns: owns[group]}, nil
+		return describedGroup{state: g.GroupState, kind: c.classicKind(ctx, coordinator), live: len(g.Members) > 0,
+			members: counts[group], owns: owns[group]}, nil
 	case code != 0 && code != kafka.GroupIdNotFound:
 		return describedGroup{}, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
 	}
@@ -419,6 +423,20 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 		d.members, d.owns = n, owns[group]
 	}
 	return d, err
+}
+
+// classicKind is the kind of a group DescribeGroups describes, as kafka_consumer_groups would read
+// it from ListGroups: ClassicGroup where the coordinator names kinds (ListGroups v5, Kafka 3.8+),
+// "" where it does not, so that both data sources say the same of one group.
+func (c *Client) classicKind(ctx context.Context, coordinator leader) string {
+	conn, err := c.brokers.Get(ctx, coordinator.address) // the connection DescribeGroups just used
+	if err != nil {
+		return ""
+	}
+	if v, _ := conn.Version(protocol.ListGroups); v < wire.ListGroupsTypeVersion {
+		return ""
+	}
+	return ClassicGroup
 }
 
 // fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for

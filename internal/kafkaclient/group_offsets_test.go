@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -259,5 +260,36 @@ func TestGroupReadOnClusterWithoutGroups(t *testing.T) {
 	// it is fresh and believed at once (kafka-go's cached layout took a second pass: 2 each).
 	if diff := cmp.Diff(map[int32]int{0: 1, 1: 1, 2: 1}, listedOn); diff != "" {
 		t.Fatalf("ListGroups requests by broker (-want +got):\n%s", diff)
+	}
+}
+
+// A group DescribeGroups describes is "classic" where the broker names kinds (ListGroups v5, Kafka
+// 3.8+), and has no kind where it does not, as kafka_consumer_groups reads it from ListGroups
+// (issue 29: the two data sources disagreed on brokers before 3.8).
+func TestGroupTypeFollowsListGroups(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []kfake.Opt
+		want string
+	}{
+		{"ListGroups v5", nil, ClassicGroup},
+		{"Kafka 3.7: ListGroups v4", []kfake.Opt{kfake.MaxVersions(kversion.V3_7_0())}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCluster(t, append([]kfake.Opt{kfake.SeedTopics(1, "t")}, tc.opts...)...)
+			acctest.FakeCommit(t, c, "g", "t", 0, 0)
+			cl := newClient(t, c, 5*time.Second)
+			got, err := cl.GroupOffsets(t.Context(), GroupOffsetsRequest{GroupID: "g"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed, err := cl.ConsumerGroups(t.Context(), ConsumerGroupsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Type != tc.want || len(listed) != 1 || listed[0].Type != tc.want {
+				t.Fatalf("GroupOffsets type %q, ConsumerGroups %s; want %q from both", got.Type, showGroups(listed), tc.want)
+			}
+		})
 	}
 }

@@ -17,7 +17,8 @@ type TimeLag struct {
 	Next *NextRecord
 	// LagMs is the read's time minus Next's timestamp, in milliseconds: 0 when the group is caught
 	// up, and 0 too when Next's timestamp is later than the read's time (Ahead); nil without a
-	// commit, with a commit past the log end, and when Next has no timestamp (-1).
+	// commit where records wait (0 where none does), with a commit past the log end, and when Next
+	// has no timestamp (-1).
 	LagMs *int64
 	// Ahead: Next's timestamp is later than the read's time (the producer's clock runs ahead of
 	// the provider's, or the application set the record's timestamp): LagMs is 0 then.
@@ -36,11 +37,14 @@ type NextRecord struct {
 }
 
 // nextFrom is where a consumer of the group resumes reading, and whether there is a record to
-// look for there: no commit, a commit at or past Latest (caught up, or past the log end) have
-// none. A commit before the log start resumes at the log start: the oldest unread record that
-// still exists (whatever auto.offset.reset then does, the records before it are gone).
+// look for there: no commit, a commit at or past Latest (caught up, or past the log end) and a
+// lag of 0 have none. A commit before the log start resumes at the log start: the oldest unread
+// record that still exists (whatever auto.offset.reset then does, the records before it are
+// gone). A share group's lag is the broker's count of records not yet acknowledged, and its
+// start offset may stay behind records already acknowledged (Kafka 4.4 keeps it there): at lag 0
+// nothing waits, whatever the start offset's record says.
 func nextFrom(p GroupPartitionOffsets) (from int64, ok bool) {
-	if p.Committed == nil || *p.Committed >= p.Latest {
+	if p.Committed == nil || *p.Committed >= p.Latest || (p.Lag != nil && *p.Lag == 0) {
 		return 0, false
 	}
 	return max(*p.Committed, p.Earliest), true
@@ -51,9 +55,9 @@ func nextFrom(p GroupPartitionOffsets) (from int64, ok bool) {
 func (p *GroupPartitionOffsets) setTimeLag(next *NextRecord, readAt time.Time) {
 	p.TimeLag = TimeLag{}
 	switch {
-	case p.Committed == nil, *p.Committed > p.LogEnd: // no commit; a commit past the log end is no position
-		return
-	case next == nil: // caught up: nothing to read below the log end
+	case p.Committed == nil && p.Earliest < p.Latest, p.Committed != nil && *p.Committed > p.LogEnd:
+		return // no commit where records wait; a commit past the log end is no position
+	case next == nil: // caught up, or no commit where no record waits: nothing to read below the log end
 		zero := int64(0)
 		p.LagMs = &zero
 		return

@@ -12,6 +12,10 @@ func init() {
 	protocol.Register(&ListGroupsRequest{}, &ListGroupsResponse{})
 }
 
+// ListGroupsTypeVersion is the first ListGroups version whose answer names each group's kind
+// (KIP-1043, Kafka 3.8).
+const ListGroupsTypeVersion = 5
+
 // ListGroupsRequest is ListGroups v0-v5's request. The request and the response must span the
 // same versions: kafka-go indexes the response decoders by the request's version range.
 type ListGroupsRequest struct {
