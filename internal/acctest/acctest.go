@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"os"
 	"regexp"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -103,6 +105,45 @@ func (k *Kafka) CreateTopic(name string, partitions int32, configs map[string]*s
 	k.t.Cleanup(func() { _, _ = k.Admin.DeleteTopics(context.Background(), name) })
 	k.waitForLeaders(name, partitions)
 	return name
+}
+
+// AddPartitions grows a topic by n partitions (CreatePartitions) and waits for their leaders.
+func (k *Kafka) AddPartitions(topic string, n int) {
+	k.t.Helper()
+	res, err := k.Admin.CreatePartitions(ctx(k.t), n, topic)
+	if err == nil {
+		err = res.Error()
+	}
+	if err != nil {
+		k.t.Fatalf("add %d partitions to %s: %v", n, topic, err)
+	}
+	k.waitForLeaders(topic, int32(k.PartitionCount(topic)))
+	k.Kgo.PurgeTopicsFromClient(topic) // the producer learns the new partitions on its next record
+}
+
+// RecreateTopic deletes a topic and creates it again under the same name, empty, with partitions
+// partitions: retried while the broker still finishes the deletion (TOPIC_ALREADY_EXISTS).
+func (k *Kafka) RecreateTopic(topic string, partitions int32) {
+	k.t.Helper()
+	if _, err := k.Admin.DeleteTopic(ctx(k.t), topic); err != nil {
+		k.t.Fatalf("delete topic %s: %v", topic, err)
+	}
+	deadline := time.Now().Add(leadersWait)
+	for {
+		res, err := k.Admin.CreateTopic(ctx(k.t), partitions, 1, nil, topic)
+		if err == nil {
+			err = res.Err
+		}
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, kerr.TopicAlreadyExists) || time.Now().After(deadline) {
+			k.t.Fatalf("create topic %s again: %v", topic, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	k.waitForLeaders(topic, partitions)
+	k.Kgo.PurgeTopicsFromClient(topic) // the producer learns the new topic ID on its next record
 }
 
 // leadersWait bounds waitForLeaders: a broker busy with many tests' Terraform processes (CI saw one

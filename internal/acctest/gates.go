@@ -177,3 +177,55 @@ func (k *Kafka) PartitionCount(topic string) int {
 	}
 	return len(details[topic].Partitions)
 }
+
+// GroupNotCaughtUp is the oracle for the caught-up verdict: of every partition of topics (none:
+// the topics the group has commits on), those where the group has not caught up, as
+// "topic/partition" in order, from kadm's offsets: its commit is not the latest offset, or it has
+// none while the log holds records. A share group's progress is kafka-share-groups.sh's: caught
+// up where its LAG is 0. nil (not empty) when there is no partition at all: the verdict is then
+// false, with one reason that says so.
+func (k *Kafka) GroupNotCaughtUp(group string, share bool, topics ...string) []string {
+	k.t.Helper()
+	var (
+		commits map[string]map[int32]int64
+		shared  map[string]SharePartition
+	)
+	if share {
+		shared = k.ShareGroupOffsets(group)
+	} else {
+		commits = k.GroupCommitted(group)
+	}
+	if len(topics) == 0 {
+		for topic := range commits {
+			topics = append(topics, topic)
+		}
+		for name := range shared {
+			topics = append(topics, name[:strings.LastIndex(name, "/")])
+		}
+		slices.Sort(topics)
+		topics = slices.Compact(topics)
+	}
+	if len(topics) == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, topic := range topics {
+		for p := range int32(k.PartitionCount(topic)) {
+			earliest, latest := k.Offsets(topic, p)
+			name := fmt.Sprintf("%s/%d", topic, p)
+			var has, done bool
+			if share {
+				sp, ok := shared[name]
+				has, done = ok && sp.StartOffset >= 0, ok && sp.StartOffset >= 0 && sp.Lag == 0
+			} else {
+				c, ok := commits[topic][p]
+				has = ok && c >= 0
+				done = has && c == latest
+			}
+			if !done && (has || earliest < latest) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}

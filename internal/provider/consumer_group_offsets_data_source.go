@@ -41,6 +41,8 @@ type consumerGroupOffsetsModel struct {
 	Uncommitted     types.Int64     `tfsdk:"uncommitted_partitions"`
 	TotalLag        types.Int64     `tfsdk:"total_lag"`
 	MaxTimeLagMs    types.Int64     `tfsdk:"max_time_lag_ms"`
+	CaughtUp        types.Bool      `tfsdk:"caught_up"`
+	NotCaughtUp     []string        `tfsdk:"not_caught_up"`
 	Partitions      types.List      `tfsdk:"partitions"`
 	Wait            *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
 }
@@ -59,6 +61,7 @@ func groupPartitionAttrs(p kafkaclient.GroupPartitionOffsets) map[string]attr.Va
 		"latest_offset":    types.Int64Value(p.Latest),
 		"lag":              types.Int64PointerValue(p.Lag),
 		"assigned":         types.BoolValue(p.Assigned),
+		"caught_up":        types.BoolValue(p.NotCaughtUp() == ""),
 		// null unless the read asked for them (fetch_timestamps): time_lag_attributes.go
 		"next_record_timestamp": nextRecordTime(p),
 		"time_lag_ms":           types.Int64PointerValue(p.LagMs),
@@ -80,6 +83,9 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"(ConsumerGroupDescribe), share assignment (ShareGroupDescribe) or a streams active task reading it " +
 		"(StreamsGroupDescribe). With no commit and records in the partition, the lag there is unknown: see " +
 		"`uncommitted_partitions`."},
+	"caught_up": schema.BoolAttribute{Computed: true, MarkdownDescription: "The data source's `caught_up` " +
+		"verdict for this partition alone, never `null`: `lag` 0, or no commit where the partition holds no " +
+		"record. `false` names the partition in `not_caught_up`, with its reason."},
 	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
 		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
 	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
@@ -177,6 +183,8 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 					"without a commit (no member owns them, or they hold no record) are left out: check " +
 					"`committed_offset` for `null` to gate on them.",
 			},
+			"caught_up":     schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
+			"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: notCaughtUpDescription},
 			"max_time_lag_ms": schema.Int64Attribute{
 				Computed:            true,
 				MarkdownDescription: maxTimeLagMsDescription + " `null` too when `uncommitted_partitions` is above 0.",
@@ -217,7 +225,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		addOffsetsOverflow(&resp.Diagnostics, "total_lag")
 	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
-	addTimeLagWarnings(&resp.Diagnostics, q.GroupID, res.Partitions)
+	addTimeLagWarnings(&resp.Diagnostics, q.GroupID, res.Type, res.Partitions)
 	m.Partitions = nestedList(groupPartitionObject, res.Partitions, groupPartitionAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -229,6 +237,8 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	if res.Members >= 0 {
 		m.MemberCount = types.Int64Value(int64(res.Members))
 	}
+	caughtUp, reasons := kafkaclient.CaughtUp(res.Partitions)
+	m.CaughtUp, m.NotCaughtUp = types.BoolValue(caughtUp), reasons
 	uncommitted := kafkaclient.UncommittedPartitions(res.Partitions)
 	m.Uncommitted = types.Int64Value(int64(uncommitted))
 	m.TotalLag, m.MaxTimeLagMs = types.Int64Value(total), types.Int64Null()

@@ -77,12 +77,14 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			"stall_timeout": schema.StringAttribute{
 				CustomType: timetypes.GoDurationType{},
 				Optional:   true,
-				MarkdownDescription: fmt.Sprintf("Fail before `timeout` when no partition's committed offset has "+
-					"moved for this long while the group is behind (Burrow's \"stalled consumer\" rule), naming the "+
-					"group's state and the partitions still behind: a stopped consumer then costs this long, not the "+
-					"whole `timeout`. A Go duration from `%q` to `%q`, counted from the first read that found the "+
-					"group; choose it longer than the group's commit interval (`auto.commit.interval.ms`, 5 s by "+
-					"default) and `poll_interval`. Default: no stall check.", shortDuration(minWaitDuration),
+				MarkdownDescription: fmt.Sprintf("Fail before `timeout` when a partition that has not caught up "+
+					"(see `caught_up`) keeps the same committed offset (or none) for this long: Burrow's \"stalled "+
+					"consumer\" rule, per partition, so one partition stuck behind a poison record stalls the wait "+
+					"however fast the others commit. The error names the group's state and each stalled partition "+
+					"with its figures: a stopped consumer then costs this long, not the whole `timeout`. A Go "+
+					"duration from `%q` to `%q`, counted from the first read that saw the partition; choose it "+
+					"longer than the group's commit interval (`auto.commit.interval.ms`, 5 s by default) and "+
+					"`poll_interval`. Default: no stall check.", shortDuration(minWaitDuration),
 					shortDuration(maxWaitDuration)),
 				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},
@@ -262,7 +264,11 @@ func (p *groupProgress) describe(b *strings.Builder, s waitSettings) {
 		b.WriteString("; the group has committed on no partition yet (set topics to name the ones to wait for)")
 		return
 	}
-	fmt.Fprintf(b, "; last read: total_lag %d", p.totalLag)
+	if kafkaclient.UncommittedPartitions(p.partitions) > 0 {
+		b.WriteString("; last read: total_lag null (members read partitions without a commit)")
+	} else {
+		fmt.Fprintf(b, "; last read: total_lag %d", p.totalLag)
+	}
 	if s.maxTotalLag != nil {
 		fmt.Fprintf(b, " (max_total_lag %d)", *s.maxTotalLag)
 	}
@@ -346,8 +352,10 @@ func waitForGroup(ctx context.Context, group string, s waitSettings, read func(c
 			}
 			behind.last, behind.lastFail = &p, nil
 			logWaiting(ctx, p, rate, track.elapsed(now))
-			if s.stallTimeout > 0 && track.stalledFor(now) >= s.stallTimeout {
-				return res, &groupStalledError{group: group, state: res.State, s: s, since: track.stalledFor(now), last: p}
+			if s.stallTimeout > 0 {
+				if stuck := track.stalled(now, p, s.stallTimeout); len(stuck) > 0 {
+					return res, &groupStalledError{group: group, state: res.State, s: s, stalled: stuck, last: p}
+				}
 			}
 		case errors.As(err, &missing):
 			behind.lastFail = err

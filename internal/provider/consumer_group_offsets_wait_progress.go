@@ -4,21 +4,45 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
-// How a wait's reads compare with each other: the rate of progress, the time left, and whether
-// the group's commits have stopped moving (wait.stall_timeout).
+// How a wait's reads compare with each other: the rate of progress, the time left, and which
+// partitions behind have stopped moving (wait.stall_timeout).
 
 // progressTracker remembers the previous read of a wait.
 type progressTracker struct {
 	start     time.Time
 	prevAt    time.Time // zero before the first read that found the group
 	prevLag   int64
-	commits   map[string]int64 // "topic/partition" to committed offset, of the previous read
-	lastMoved time.Time        // when a committed offset last moved (or the first read)
+	commits   map[string]int64     // "topic/partition" to committed offset, of the previous read
+	movedAt   map[string]time.Time // "topic/partition" to when its commit last moved (or was first seen)
 }
 
-func newProgressTracker(start time.Time) *progressTracker { return &progressTracker{start: start} }
+func newProgressTracker(start time.Time) *progressTracker {
+	return &progressTracker{start: start, movedAt: map[string]time.Time{}}
+}
+
+// noCommit stands for "no commit" in the tracker's maps, so that a first commit is a move.
+const noCommit = -1
+
+// stalled is, of a read's partitions not caught up, those whose commit has not moved for timeout
+// (Burrow's rule, per partition: one partition stuck behind a poison record stalls, however fast
+// the others commit). Empty before a partition has been watched that long.
+func (t *progressTracker) stalled(now time.Time, p groupProgress, timeout time.Duration) []kafkaclient.GroupPartitionOffsets {
+	var out []kafkaclient.GroupPartitionOffsets
+	for _, gp := range p.partitions {
+		if at, ok := t.movedAt[partitionKey(gp)]; ok && gp.NotCaughtUp() != "" && now.Sub(at) >= timeout {
+			out = append(out, gp)
+		}
+	}
+	return out
+}
+
+func partitionKey(gp kafkaclient.GroupPartitionOffsets) string {
+	return fmt.Sprintf("%s/%d", gp.Topic, gp.Partition)
+}
 
 // progressRate is how fast the group moved between two reads.
 type progressRate struct {
@@ -31,19 +55,18 @@ type progressRate struct {
 func (t *progressTracker) observe(now time.Time, p groupProgress) progressRate {
 	commits := make(map[string]int64, len(p.partitions))
 	var advanced int64
-	moved := t.prevAt.IsZero()
 	for _, gp := range p.partitions {
-		if gp.Committed == nil {
-			continue
+		key, committed := partitionKey(gp), int64(noCommit)
+		if gp.Committed != nil {
+			committed = *gp.Committed
 		}
-		key := fmt.Sprintf("%s/%d", gp.Topic, gp.Partition)
-		commits[key] = *gp.Committed
 		prev, had := t.commits[key]
-		if !had || prev != *gp.Committed {
-			moved = true
+		if !had || prev != committed {
+			t.movedAt[key] = now
 		}
-		if had && *gp.Committed > prev {
-			advanced += *gp.Committed - prev
+		commits[key] = committed
+		if had && prev != noCommit && committed > prev {
+			advanced += committed - prev
 		}
 	}
 	var r progressRate
@@ -57,38 +80,36 @@ func (t *progressTracker) observe(now time.Time, p groupProgress) progressRate {
 			}
 		}
 	}
-	if moved {
-		t.lastMoved = now
-	}
 	t.prevAt, t.prevLag, t.commits = now, p.totalLag, commits
 	return r
-}
-
-// stalledFor is how long no committed offset has moved; 0 before the group was first found.
-func (t *progressTracker) stalledFor(now time.Time) time.Duration {
-	if t.lastMoved.IsZero() {
-		return 0
-	}
-	return now.Sub(t.lastMoved)
 }
 
 // elapsed is the time since the wait began.
 func (t *progressTracker) elapsed(now time.Time) time.Duration { return now.Sub(t.start) }
 
-// groupStalledError: the group is behind and none of its commits moved for wait.stall_timeout.
+// groupStalledError: partitions of the group are behind and their commits did not move for
+// wait.stall_timeout.
 type groupStalledError struct {
-	group string
-	state string
-	s     waitSettings
-	since time.Duration
-	last  groupProgress
+	group   string
+	state   string
+	s       waitSettings
+	stalled []kafkaclient.GroupPartitionOffsets
+	last    groupProgress
 }
 
 func (e *groupStalledError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "consumer group %q (state %q) has stalled: no partition's committed offset moved for %s "+
-		"(stall_timeout %s) while the group is behind", e.group, e.state, e.since.Round(time.Second), e.s.stallTimeout)
-	// none of the partitions below moved: they are the ones that did not
+	fmt.Fprintf(&b, "consumer group %q (state %q) has stalled: the committed offset of %d partition(s) not caught "+
+		"up did not move for stall_timeout %s: %s", e.group, e.state, len(e.stalled), e.s.stallTimeout,
+		listPartitions(e.stalled, stalledFigures))
 	e.last.describe(&b, e.s)
 	return b.String()
+}
+
+// stalledFigures shows a stalled partition: its commit, or that it has none.
+func stalledFigures(gp kafkaclient.GroupPartitionOffsets) string {
+	if gp.Committed == nil {
+		return fmt.Sprintf("%s/%d (no commit, latest %d)", gp.Topic, gp.Partition, gp.Latest)
+	}
+	return committedFigures(gp)
 }

@@ -342,8 +342,8 @@ func TestWaitForGroupStalls(t *testing.T) {
 		t.Fatalf("got %v after %d reads, want a groupStalledError", err, *n)
 	}
 	for _, want := range []string{
-		`consumer group "g" (state "Stable") has stalled: no partition's committed offset moved for`,
-		"(stall_timeout 30ms) while the group is behind",
+		`consumer group "g" (state "Stable") has stalled: the committed offset of 1 partition(s) not caught up ` +
+			`did not move for stall_timeout 30ms: orders/0 (committed 3, latest 10, lag 7)`,
 		"partitions behind: orders/0 (committed 3, latest 10, lag 7)",
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -359,6 +359,28 @@ func TestWaitForGroupStalls(t *testing.T) {
 	if _, err := waitForGroup(context.Background(), "g", s, moving); err != nil || committed != 20 {
 		t.Fatalf("a group that keeps committing: got %v after %d reads, want done after 20", err, committed)
 	}
+
+	// One partition stuck behind (a poison record) while the other keeps committing: the stuck one
+	// stalls the wait (issue 29, failure 5), the moving one is not named as stalled.
+	committed = 0
+	oneStuck := func(context.Context) (kafkaclient.GroupOffsets, error) {
+		committed++
+		return group(committedAt("orders", 0, 3, 10), committedAt("orders", 1, committed, 1_000_000)), nil
+	}
+	_, err = waitForGroup(context.Background(), "g", s, oneStuck)
+	if !errors.As(err, &stalled) || len(stalled.stalled) != 1 || stalled.stalled[0].Partition != 0 {
+		t.Fatalf("one partition stuck: got %v, want a stall of orders/0 alone", err)
+	}
+
+	// A group without a commit, read by a member: total_lag is null, and the error says so.
+	owned := uncommitted("orders", 0, 10)
+	owned.Assigned = true
+	read, _ = reads(group(owned))
+	_, err = waitForGroup(context.Background(), "g", s, read)
+	if !errors.As(err, &stalled) || !strings.Contains(err.Error(), "orders/0 (no commit, latest 10)") ||
+		!strings.Contains(err.Error(), "total_lag null (members read partitions without a commit)") {
+		t.Fatalf("a member without a commit: got %v", err)
+	}
 }
 
 // The rate of progress and the time left come from two reads in a row.
@@ -373,8 +395,13 @@ func TestProgressTrackerRate(t *testing.T) {
 	if diff := cmp.Diff(want, r, cmp.AllowUnexported(progressRate{})); diff != "" {
 		t.Fatalf("rate (-want +got):\n%s", diff)
 	}
-	if got := tr.stalledFor(start.Add(5 * time.Second)); got != 3*time.Second {
-		t.Fatalf("stalledFor = %s, want 3s since the last move", got)
+	// Moved at 2 s, behind: stalled from 2 s + the timeout on.
+	p := progressOf(group(committedAt("t", 0, 500, 1300)))
+	if got := tr.stalled(start.Add(4*time.Second), p, 3*time.Second); len(got) != 0 {
+		t.Fatalf("stalled after 2 s of 3: %v", got)
+	}
+	if got := tr.stalled(start.Add(5*time.Second), p, 3*time.Second); len(got) != 1 || got[0].Partition != 0 {
+		t.Fatalf("stalled after 3 s of 3: %v, want t/0", got)
 	}
 }
 
@@ -423,8 +450,8 @@ func TestAccConsumerGroupOffsets_waitMaxTimeLagWithRunningConsumer(t *testing.T)
 
 // A group whose consumer read two partitions, committed and stopped (the group is Empty), and
 // then fell behind on records ten minutes old: with stall_timeout = 3s the wait fails once no
-// commit has moved for that long, long before its 10-minute timeout, naming the group's state
-// and each partition behind with its figures.
+// commit of a partition behind has moved for that long, long before its 10-minute timeout, naming
+// the group's state and each such partition with its figures.
 func TestAccConsumerGroupOffsets_waitStallsWithStoppedConsumer(t *testing.T) {
 	t.Parallel()
 	k := acctest.Connect(t)
@@ -447,8 +474,8 @@ func TestAccConsumerGroupOffsets_waitStallsWithStoppedConsumer(t *testing.T) {
     timeout       = "10m"
     poll_interval = "1s"`),
 			ExpectError: errorLike("Consumer group stalled",
-				fmt.Sprintf(`consumer group %q (state "Empty") has stalled: no partition's committed offset moved for`, group),
-				"(stall_timeout 3s) while the group is behind",
+				fmt.Sprintf(`consumer group %q (state "Empty") has stalled: the committed offset of 2 partition(s) not `+
+					`caught up did not move for stall_timeout 3s: %s/0 (committed 2, latest 5, lag 3), %[2]s/1 (committed 1, latest 3, lag 2)`, group, topic),
 				"max_time_lag_ms", "(max_time_lag 1m0s)", "partitions behind in time:",
 				fmt.Sprintf("%s/0 (committed 2, lag 3, time_lag_ms", topic), "next record "+rfc3339ms(old.Add(2*time.Second)),
 				fmt.Sprintf("%s/1 (committed 1, lag 2, time_lag_ms", topic), "next record "+rfc3339ms(old.Add(5*time.Second))),

@@ -49,6 +49,10 @@ func consumerGroupsGroupValue(g kafkaclient.GroupSummary) tftypes.Value {
 	if g.Committed {
 		because = append(because, tftypes.NewValue(tftypes.String, "committed"))
 	}
+	reasons := make([]tftypes.Value, len(g.NotCaughtUp))
+	for i, r := range g.NotCaughtUp {
+		reasons[i] = tftypes.NewValue(tftypes.String, r)
+	}
 	stringList := tftypes.List{ElementType: tftypes.String}
 	return tftypes.NewValue(consumerGroupsGroupType, map[string]tftypes.Value{
 		"group_id":               tftypes.NewValue(tftypes.String, g.GroupID),
@@ -60,6 +64,8 @@ func consumerGroupsGroupValue(g kafkaclient.GroupSummary) tftypes.Value {
 		"uncommitted_partitions": tftypes.NewValue(tftypes.Number, int64(g.Uncommitted)),
 		"total_lag":              tfInt64OrNull(g.TotalLag),
 		"max_time_lag_ms":        tfInt64OrNull(g.MaxTimeLagMs),
+		"caught_up":              tftypes.NewValue(tftypes.Bool, g.CaughtUp),
+		"not_caught_up":          tftypes.NewValue(stringList, reasons),
 	})
 }
 
@@ -90,6 +96,9 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 			"StreamsGroupDescribe for streams groups, whose active tasks read their subtopologies' source " +
 			"topics). Empty for a group without commits or members on any topic, listed when `topics` is unset."},
 	"uncommitted_partitions": schema.Int64Attribute{Computed: true, MarkdownDescription: uncommittedPartitionsDescription},
+	"caught_up":              schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
+	"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true,
+		MarkdownDescription: notCaughtUpDescription},
 	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
 		"group's committed partitions of these topics of latest offset − committed offset, " +
 		"counting only positive lags (a commit past the log end does not cancel a backlog " +
@@ -99,7 +108,9 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		"`kafka_consumer_group_offsets` reads them. `null` when `uncommitted_partitions` is above 0: the " +
 		"group is not caught up by an amount nobody knows, so `total_lag == 0` is false."},
 	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +
-		"over the same partitions; `null` too when `uncommitted_partitions` is above 0. " + maxTimeLagMsDescription},
+		"over every partition of `topics` (the group's): `null` too when `uncommitted_partitions` is above 0, " +
+		"and where a partition holds records but no commit of the group (a partition added since it " +
+		"committed). " + maxTimeLagMsDescription},
 }}
 
 // consumerGroupsGroupType is the Terraform type of one entry of groups.

@@ -148,7 +148,7 @@ type readerEntry struct {
 	totalLag                           knownvalue.Check // Null() when uncommitted > 0
 }
 
-func (e readerEntry) check() knownvalue.Check {
+func (e readerEntry) check(k *acctest.Kafka) knownvalue.Check {
 	strs := func(ss []string) knownvalue.Check {
 		out := []knownvalue.Check{}
 		for _, s := range ss {
@@ -156,7 +156,7 @@ func (e readerEntry) check() knownvalue.Check {
 		}
 		return knownvalue.ListExact(out)
 	}
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+	return knownvalue.ObjectExact(withVerdict(verdictOracle{k, e.id, e.groupType == "share", e.topics}, map[string]knownvalue.Check{
 		"group_id":               knownvalue.StringExact(e.id),
 		"state":                  knownvalue.StringExact(e.state),
 		"protocol_type":          knownvalue.StringExact(e.protocolType),
@@ -166,7 +166,7 @@ func (e readerEntry) check() knownvalue.Check {
 		"uncommitted_partitions": knownvalue.Int64Exact(e.uncommitted),
 		"total_lag":              e.totalLag,
 		"max_time_lag_ms":        knownvalue.Null(),
-	})
+	}))
 }
 
 // A group whose running members own a topic's partitions and have committed nothing there (just
@@ -239,11 +239,11 @@ func TestAccConsumerGroups_assignedWithoutCommits(t *testing.T) {
 						statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact([]knownvalue.Check{
 							// sorted by id: <prefix>-empty-reader, <prefix>-full-done, <prefix>-full-reader
 							readerEntry{id: idle, state: "Stable", protocolType: "consumer", groupType: tc.kind, topics: []string{empty}, because: []string{"assigned"},
-								totalLag: knownvalue.Int64Exact(0)}.check(),
+								totalLag: knownvalue.Int64Exact(0)}.check(k),
 							readerEntry{id: done, state: "Empty", groupType: "classic", protocolType: "", topics: []string{full}, because: []string{"committed"},
-								totalLag: knownvalue.Int64Exact(0)}.check(),
+								totalLag: knownvalue.Int64Exact(0)}.check(k),
 							readerEntry{id: reader, state: "Stable", protocolType: "consumer", groupType: tc.kind, topics: []string{full}, because: []string{"assigned"},
-								uncommitted: 3, totalLag: knownvalue.Null()}.check(),
+								uncommitted: 3, totalLag: knownvalue.Null()}.check(k),
 						})),
 						oracleCheck(func() error {
 							for g, want := range map[string]map[string][]int32{reader: {full: {0, 1, 2}}, idle: {empty: {0}}} {
@@ -307,9 +307,9 @@ func TestAccConsumerGroups_streamsGroup(t *testing.T) {
 				statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact([]knownvalue.Check{
 					// sorted by id: <topic>-committer, <topic>-reader
 					readerEntry{id: committer, state: "Stable", protocolType: "streams", groupType: "streams", topics: []string{topic},
-						because: []string{"assigned", "committed"}, totalLag: knownvalue.Int64Exact(0)}.check(),
+						because: []string{"assigned", "committed"}, totalLag: knownvalue.Int64Exact(0)}.check(k),
 					readerEntry{id: reader, state: "Stable", protocolType: "streams", groupType: "streams", topics: []string{topic},
-						because: []string{"assigned"}, uncommitted: 3, totalLag: knownvalue.Null()}.check(),
+						because: []string{"assigned"}, uncommitted: 3, totalLag: knownvalue.Null()}.check(k),
 				})),
 				oracleCheck(func() error {
 					for g, w := range want {

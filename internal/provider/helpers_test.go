@@ -57,6 +57,9 @@ func (e groupEntry) check() knownvalue.Check {
 // checkTime is the entry with next_record_timestamp, time_lag_ms and assigned as checked.
 func (e groupEntry) checkTime(next, timeLagMs, assigned knownvalue.Check) knownvalue.Check {
 	committed, lag := knownvalue.Check(knownvalue.Null()), knownvalue.Check(knownvalue.Null())
+	// Caught up: at the latest offset; without a commit, where the partition never held a record
+	// (these tests delete none: a latest offset of 0 is an empty log).
+	caughtUp := e.committed == e.latest || (e.committed < 0 && e.latest == 0)
 	if e.committed >= 0 {
 		committed, lag = knownvalue.Int64Exact(e.committed), knownvalue.Int64Exact(e.latest-e.committed)
 	}
@@ -64,6 +67,7 @@ func (e groupEntry) checkTime(next, timeLagMs, assigned knownvalue.Check) knownv
 		"topic": knownvalue.StringExact(e.topic), "partition": knownvalue.Int64Exact(e.partition),
 		"committed_offset": committed, "latest_offset": knownvalue.Int64Exact(e.latest), "lag": lag,
 		"next_record_timestamp": next, "time_lag_ms": timeLagMs, "assigned": assigned,
+		"caught_up": knownvalue.Bool(caughtUp),
 	})
 }
 
@@ -102,12 +106,23 @@ func expectGroup(t *testing.T, k *acctest.Kafka, group, state string, entries []
 			total += e.latest - e.committed
 		}
 	}
-	return []statecheck.StateCheck{
+	return append([]statecheck.StateCheck{
 		groupOracleAgrees{t: t, k: k, group: group, entries: entries},
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact(state)),
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), totalLagOracle{k, group, entries, total}),
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact(checks)),
+	}, verdictOracle{k, group, false, entryTopics(entries)}.stateChecks(addr)...)
+}
+
+// entryTopics is the topics of entries, in order, each once.
+func entryTopics(entries []groupEntry) []string {
+	var topics []string
+	for _, e := range entries {
+		if !slices.Contains(topics, e.topic) {
+			topics = append(topics, e.topic)
+		}
 	}
+	return topics
 }
 
 // limitedGroupConfig reads group over SASL/SCRAM as a user of acctest's LimitedUser, with
@@ -187,12 +202,12 @@ func (o groupsOracleAgrees) CheckState(_ context.Context, _ statecheck.CheckStat
 
 // check is the group's entry, with max_time_lag_ms as checked (null without fetch_timestamps) and
 // listed_because as checked. Every partition these groups own has a commit.
-func (e groupsEntry) check(maxTimeLag, because knownvalue.Check) knownvalue.Check {
+func (e groupsEntry) check(k *acctest.Kafka, maxTimeLag, because knownvalue.Check) knownvalue.Check {
 	var topics []knownvalue.Check
 	for _, t := range e.topics {
 		topics = append(topics, knownvalue.StringExact(t))
 	}
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+	return knownvalue.ObjectExact(withVerdict(verdictOracle{k, e.id, e.groupType == "share", e.topics}, map[string]knownvalue.Check{
 		"group_id":               knownvalue.StringExact(e.id),
 		"state":                  knownvalue.StringExact(e.state),
 		"protocol_type":          knownvalue.StringExact(e.protocolType),
@@ -202,7 +217,13 @@ func (e groupsEntry) check(maxTimeLag, because knownvalue.Check) knownvalue.Chec
 		"uncommitted_partitions": knownvalue.Int64Exact(0),
 		"total_lag":              knownvalue.Int64Exact(e.totalLag),
 		"max_time_lag_ms":        maxTimeLag,
-	})
+	}))
+}
+
+// withVerdict adds the verdict's checks to an entry's.
+func withVerdict(o verdictOracle, checks map[string]knownvalue.Check) map[string]knownvalue.Check {
+	maps.Copy(checks, o.checks())
+	return checks
 }
 
 // because is listed_because as the oracle sees it when the check runs: "assigned" when kadm
@@ -224,7 +245,7 @@ func (e groupsEntry) because(k *acctest.Kafka, filter []string) knownvalue.Check
 func expectGroups(k *acctest.Kafka, filter []string, want []groupsEntry) []statecheck.StateCheck {
 	var entries []knownvalue.Check
 	for _, e := range want {
-		entries = append(entries, e.check(knownvalue.Null(), e.because(k, filter)))
+		entries = append(entries, e.check(k, knownvalue.Null(), e.because(k, filter)))
 	}
 	return []statecheck.StateCheck{
 		groupsOracleAgrees{k: k, entries: want, filter: filter},
@@ -598,12 +619,12 @@ func expectTimeLag(t *testing.T, k *acctest.Kafka, addr, group, state string, w 
 			oldest = i
 		}
 	}
-	out := []statecheck.StateCheck{
+	out := append(verdictOracle{k, group, false, entryTopics(plain)}.stateChecks(addr),
 		groupOracleAgrees{t: t, k: k, group: group, entries: plain},
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact(state)),
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(total)),
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact(checks)),
-	}
+	)
 	maxLag := knownvalue.Check(knownvalue.Int64Exact(0)) // every partition caught up
 	switch {
 	case uncommitted:
@@ -619,3 +640,61 @@ func expectTimeLag(t *testing.T, k *acctest.Kafka, addr, group, state string, w 
 
 // ptrTo is a pointer to a copy of v, for optional fields in test tables.
 func ptrTo[T any](v T) *T { return &v }
+
+// verdictOracle checks caught_up and not_caught_up against kadm (acctest.GroupNotCaughtUp), asked
+// when the check runs: caught_up is true exactly when the oracle names no partition, and
+// not_caught_up has one line per partition it names, in its order, each starting "topic/partition: ".
+type verdictOracle struct {
+	k      *acctest.Kafka
+	group  string
+	share  bool
+	topics []string
+}
+
+// checks is the pair of checks, for an ObjectExact of the group's entry.
+func (o verdictOracle) checks() map[string]knownvalue.Check {
+	return map[string]knownvalue.Check{"caught_up": caughtUpOracle{o}, "not_caught_up": notCaughtUpOracle{o}}
+}
+
+// stateChecks is the pair as state checks of the data source at addr.
+func (o verdictOracle) stateChecks(addr string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("caught_up"), caughtUpOracle{o}),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("not_caught_up"), notCaughtUpOracle{o}),
+	}
+}
+
+type caughtUpOracle struct{ verdictOracle }
+
+func (c caughtUpOracle) CheckValue(v any) error {
+	behind := c.k.GroupNotCaughtUp(c.group, c.share, c.topics...)
+	if got, ok := v.(bool); !ok || got != (behind != nil && len(behind) == 0) {
+		return fmt.Errorf("caught_up of %s is %v; the oracle (kadm) names the partitions not caught up: %q", c.group, v, behind)
+	}
+	return nil
+}
+
+func (c caughtUpOracle) String() string { return "caught_up as kadm's offsets say" }
+
+type notCaughtUpOracle struct{ verdictOracle }
+
+func (c notCaughtUpOracle) CheckValue(v any) error {
+	behind := c.k.GroupNotCaughtUp(c.group, c.share, c.topics...)
+	if behind == nil {
+		behind = []string{"no partition"} // the one reason of an empty selection
+	}
+	list, _ := v.([]any)
+	ok := len(list) == len(behind)
+	for i := 0; ok && i < len(list); i++ {
+		s, _ := list[i].(string)
+		ok = strings.HasPrefix(s, behind[i]+": ")
+	}
+	if !ok {
+		return fmt.Errorf("not_caught_up of %s is %q; the oracle (kadm) names %q", c.group, list, behind)
+	}
+	return nil
+}
+
+func (c notCaughtUpOracle) String() string {
+	return "not_caught_up naming the partitions kadm's offsets say"
+}

@@ -46,7 +46,8 @@ func TestAccConsumerGroupOffsets_shareGroup(t *testing.T) {
 					"committed_offset": knownvalue.Int64Exact(want.StartOffset), "latest_offset": knownvalue.Int64Exact(20),
 					"lag":                   knownvalue.Int64Exact(want.Lag),
 					"next_record_timestamp": knownvalue.Null(), "time_lag_ms": knownvalue.Null(), // no fetch_timestamps
-					"assigned": ownedOracle{k, group, topic, 0},
+					"assigned":  ownedOracle{k, group, topic, 0},
+					"caught_up": knownvalue.Bool(want.Lag == 0), // kafka-share-groups.sh's LAG
 				}),
 			})),
 		}

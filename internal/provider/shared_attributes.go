@@ -156,3 +156,20 @@ const uncommittedPartitionsDescription = "How many partitions of these topics th
 	"its offsets outside Kafka (Flink, Spark). Where it starts reading there (`auto.offset.reset`) is not in " +
 	"the cluster, so its lag is unknown and `total_lag` is `null`. A partition without records counts as no " +
 	"lag: the group starts there with none, wherever it starts."
+
+// caughtUpDescription and notCaughtUpDescription are the verdict attributes of the group data
+// sources (kafkaclient/caught_up.go).
+const (
+	caughtUpDescription = "The verdict to gate on, never `null`: `true` only when the cluster vouches, for " +
+		"every partition of the topics read, that the group has nothing left to read there. That is, each " +
+		"partition has a commit inside the log with `lag` 0 (a share group: its share-partition lag 0), or has " +
+		"no commit and holds no record. `false` for anything else, each reason in `not_caught_up`: a `lag` above " +
+		"0; a commit past the log end or before the log start (consumers reset there per " +
+		"`auto.offset.reset`); no commit where records wait (a partition added since the group committed, or " +
+		"a member that has not committed yet); no partition at all. It is `total_lag == 0`, every `lag >= 0` " +
+		"and no `committed_offset` `null` where records wait, in one value: " +
+		"`precondition { condition = ….caught_up; error_message = join(\"; \", ….not_caught_up) }`."
+	notCaughtUpDescription = "Why `caught_up` is `false`, one line per partition, sorted by topic then " +
+		"partition, each starting with `topic/partition: `; empty (`[]`, never `null`) when it is `true`. Safe " +
+		"to interpolate in an `error_message`: `join(\"; \", ….not_caught_up)`."
+)

@@ -37,7 +37,9 @@ var nextRecordTimestampAttribute = schema.StringAttribute{
 		"milliseconds (`\"2026-11-01T12:05:00.250Z\"`): the producer's CreateTime, or the broker's time of " +
 		"append on a topic with `message.timestamp.type=LogAppendTime`. A commit before the log start reads " +
 		"from the log start, the oldest record that still exists. For a share group, the record at the " +
-		"share-partition start offset: the oldest one not yet acknowledged (or still being delivered). " +
+		"share-partition start offset, which Kafka may keep behind records already acknowledged: the record " +
+		"delivered next is at most this old (warning: `Share group time lag is an upper bound`); `null` where " +
+		"its `lag` is 0 (nothing waits; `time_lag_ms` is 0). " +
 		"`null` when the partition is caught up " +
 		"(nothing to read below the latest offset), has no commit, or the commit is past the log end; and " +
 		"when that record has no timestamp (written by a client older than Kafka 0.10).",
@@ -51,14 +53,15 @@ var timeLagMsAttribute = schema.Int64Attribute{
 		"the only records after the commit are transaction markers or aborted records that a consumer skips. " +
 		"Never negative: a `next_record_timestamp` later than the provider's clock (a producer's clock running " +
 		"ahead, or timestamps set by the application) gives `0` and a warning (`Record timestamps ahead of " +
-		"the clock`). `null` without a commit, with a commit past the log end, and when the record has no " +
+		"the clock`). `0` too without a commit on a partition that holds no record (nothing waits). `null` " +
+		"without a commit where records wait, with a commit past the log end, and when the record has no " +
 		"timestamp: its age is unknown.",
 }
 
 // maxTimeLagMsDescription describes max_time_lag_ms, of a group (whose is said first).
 const maxTimeLagMsDescription = "With `fetch_timestamps`: the largest `time_lag_ms` of the partitions read, " +
 	"in milliseconds. `null` when no partition was read, and when any partition's `time_lag_ms` is `null` " +
-	"(no commit, a commit past the log end, a record without a timestamp), so that a gate on it, such as " +
+	"(no commit where records wait, a commit past the log end, a record without a timestamp), so that a gate on it, such as " +
 	"`max_time_lag_ms <= 60000`, cannot pass over a partition whose age is unknown: Terraform refuses to " +
 	"compare `null`."
 
@@ -72,15 +75,25 @@ func nextRecordTime(p kafkaclient.GroupPartitionOffsets) timetypes.RFC3339 {
 
 // addTimeLagWarnings says why time lags read as 0 or null where the timestamps are to blame:
 // records stamped later than the provider's clock, and records without a timestamp.
-func addTimeLagWarnings(diags *diag.Diagnostics, group string, partitions []kafkaclient.GroupPartitionOffsets) {
-	var ahead, untimed []kafkaclient.GroupPartitionOffsets
+func addTimeLagWarnings(diags *diag.Diagnostics, group, groupType string, partitions []kafkaclient.GroupPartitionOffsets) {
+	var ahead, untimed, bounded []kafkaclient.GroupPartitionOffsets
 	for _, p := range partitions {
 		switch {
 		case p.Ahead:
 			ahead = append(ahead, p)
 		case p.Next != nil && p.Next.TimestampMs < 0:
 			untimed = append(untimed, p)
+		case groupType == kafkaclient.ShareGroup && p.Next != nil:
+			bounded = append(bounded, p)
 		}
+	}
+	if len(bounded) > 0 {
+		diags.AddWarning("Share group time lag is an upper bound", fmt.Sprintf("Share group %q: Kafka does not "+
+			"say which record a share group delivers next, so time_lag_ms of %d partition(s) is the age of the "+
+			"record at the share-partition start offset: %s. The broker may keep the start offset behind records "+
+			"already acknowledged out of order, so the record delivered next is at most this old. A gate on "+
+			"max_time_lag_ms blocks on it as on a true value: it fails closed.",
+			group, len(bounded), listPartitions(bounded, nextRecordFigures)))
 	}
 	if len(ahead) > 0 {
 		diags.AddWarning("Record timestamps ahead of the clock", fmt.Sprintf("Consumer group %q: the next record "+

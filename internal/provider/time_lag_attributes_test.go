@@ -276,8 +276,8 @@ func TestAccConsumerGroupOffsets_timeLagCompacted(t *testing.T) {
 	testTimeLagRead(t, k, group, timedEntry{groupEntry{topic, 0, 0, latest}, next})
 }
 
-// kafka_consumer_groups with fetch_timestamps: each group's max_time_lag_ms over the partitions it
-// has committed on. Four groups on two topics: behind on both (its largest time lag is the older
+// kafka_consumer_groups with fetch_timestamps: each group's max_time_lag_ms over the partitions of
+// the topics it reads. Four groups on two topics: behind on both (its largest time lag is the older
 // topic's next record, T0+10 s inside a batch), caught up (0), one that shares a partition with the
 // first at another offset, and one whose commit lies past the log end (null: its age is unknown, so
 // a gate on it cannot pass). The next records are the oracle's (franz-go's consumer at each
@@ -293,7 +293,7 @@ func TestAccConsumerGroups_timeLag(t *testing.T) {
 	k.ProduceBatch(b, 0, "zstd", t0.Add(5*time.Minute), t0.Add(6*time.Minute))
 	k.ProduceBatch(b, 1, "none", t0.Add(7*time.Minute))
 	k.CommitOffsets(behind, map[string]map[int32]int64{a: {0: 1}, b: {0: 1, 1: 1}}) // b/1 caught up
-	k.CommitOffsets(caughtUp, map[string]map[int32]int64{a: {0: 3}, b: {0: 2}})
+	k.CommitOffsets(caughtUp, map[string]map[int32]int64{a: {0: 3}, b: {0: 2, 1: 1}})
 	k.CommitOffsets(other, map[string]map[int32]int64{a: {0: 2}})
 	k.CommitOffsets(pastEnd, map[string]map[int32]int64{a: {0: 2}, b: {0: 9}})
 	behindNext := oracleNext(t, k, a, 0, 1, 0, 1, t0.Add(10*time.Second))
@@ -318,7 +318,7 @@ func TestAccConsumerGroups_timeLag(t *testing.T) {
 	var want []groupsEntry
 	for _, e := range entries {
 		committed := knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("committed")}) // admin commits: no member
-		timed, plain = append(timed, e.check(e.maxTimeLag, committed)), append(plain, e.check(knownvalue.Null(), committed))
+		timed, plain = append(timed, e.check(k, e.maxTimeLag, committed)), append(plain, e.check(k, knownvalue.Null(), committed))
 		want = append(want, e.groupsEntry)
 	}
 	args := fmt.Sprintf("group_id_regex = %q\n", regexp.QuoteMeta(prefix)+"-.*")
