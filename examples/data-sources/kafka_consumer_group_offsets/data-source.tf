@@ -4,7 +4,11 @@ data "kafka_consumer_group_offsets" "billing" {
 }
 
 output "billing_caught_up" {
-  value = data.kafka_consumer_group_offsets.billing.total_lag == 0
+  value = data.kafka_consumer_group_offsets.billing.caught_up # never null
+}
+
+output "billing_not_caught_up" {
+  value = data.kafka_consumer_group_offsets.billing.not_caught_up # why not: one line per partition
 }
 
 output "billing_lag_by_partition" {

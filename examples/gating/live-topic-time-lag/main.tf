@@ -1,8 +1,8 @@
 # "Roll out only while billing-service is less than 60 s behind": on a live topic the offset lag
 # never reaches 0, so gate on time. fetch_timestamps reads the timestamp of the oldest record the
 # group has not read (one Fetch per partition leader; the provider's principal needs READ on the
-# topic); max_time_lag_ms is null when any partition's age is unknown, and Terraform then refuses
-# the comparison: the gate cannot pass by accident.
+# topic). max_time_lag_ms is null when any partition's age is unknown (no commit where records wait,
+# a commit past the log end, a record without a timestamp): the gate then blocks, saying so.
 terraform {
   required_providers {
     kafka = { source = "kafka-offsets/kafka" }
@@ -17,14 +17,21 @@ data "kafka_consumer_group_offsets" "billing" {
   fetch_timestamps = true
 }
 
+locals {
+  billing_time_lag_ms = data.kafka_consumer_group_offsets.billing.max_time_lag_ms
+}
+
 # Stands for the deployment being rolled out.
 resource "terraform_data" "billing_rollout" {
   input = "billing-service v2"
 
   lifecycle {
     precondition {
-      condition     = data.kafka_consumer_group_offsets.billing.max_time_lag_ms <= 60000
-      error_message = "billing-service is ${data.kafka_consumer_group_offsets.billing.max_time_lag_ms} ms behind on invoices (allowed: 60000)."
+      # An unknown age never compares as young: null blocks.
+      condition = local.billing_time_lag_ms == null ? false : local.billing_time_lag_ms <= 60000
+      error_message = (local.billing_time_lag_ms == null
+        ? "billing-service's time lag on invoices is unknown: ${join("; ", data.kafka_consumer_group_offsets.billing.not_caught_up)}."
+      : "billing-service is ${local.billing_time_lag_ms} ms behind on invoices (allowed: 60000).")
     }
   }
 }

@@ -1,7 +1,8 @@
 # "Which consumer groups still read the topics we are about to delete, and are they done?" One read
 # covers every topic of a prefix and every group that reads them (commits, share-partition state, or
 # members assigned their partitions now); the gate refuses the retirement while a topic holds
-# records or a group lags, or reads without a commit (its lag unknown: total_lag is null).
+# records or a group has not caught up (a lag; a commit outside the log; no commit where records
+# wait, as for a member that reads without committing: see not_caught_up).
 terraform {
   required_providers {
     kafka = { source = "kafka-offsets/kafka" }
@@ -29,7 +30,7 @@ data "kafka_consumer_groups" "legacy_readers" {
 locals {
   readers     = flatten([for r in data.kafka_consumer_groups.legacy_readers : r.groups])
   not_drained = [for t in data.kafka_topics_offsets.legacy.topics : t.name if t.message_count > 0]
-  lagging     = [for g in local.readers : g.group_id if g.total_lag != 0] # null (unknown) too
+  lagging     = [for g in local.readers : g.group_id if !g.caught_up] # caught_up: never null
 }
 
 resource "terraform_data" "legacy_retirement_gate" {

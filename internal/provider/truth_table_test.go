@@ -1,0 +1,279 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+// The gating guide's truth table: for each reader state a real cluster can be in, what each gate
+// does, the recipes run as written (their group and topic renamed) and the plain expressions the
+// docs name. Every cell is asserted on the broker, next to kadm's (or Kafka's own tools') view of
+// the same group (acctest.GroupNotCaughtUp); TestTruthTableInGuide holds the guide to this table.
+
+// truthRow is what the gates do in one reader state. Expressions: "true", "false" or "error"
+// (Terraform refuses to evaluate it: a null compared). Recipes: "passes", "warns" (a check block's
+// assertion fails) or "blocks" (a precondition fails, with a message that says why).
+type truthRow struct {
+	caughtUp, totalLagZero, timeLagWithin, groupsCaughtUp, noReaders, drained string
+	checkLag, rollout, liveTopic                                              string
+}
+
+// readerState arranges one state on a topic of 2 partitions whose records are an hour old
+// (offsets 0-2 on partition 0, 0 on partition 1), for group; share and streams say what kind of
+// group it is.
+type readerState struct {
+	name          string
+	share, stream bool
+	arrange       func(k *acctest.Kafka, topic, group string)
+	want          truthRow
+}
+
+var (
+	caughtUpRow = truthRow{"true", "true", "true", "true", "false", "false", "passes", "passes", "passes"}
+	behindRow   = truthRow{"false", "false", "false", "false", "false", "false", "warns", "blocks", "blocks"}
+	unknownRow  = truthRow{"false", "false", "error", "false", "false", "false", "warns", "blocks", "blocks"}
+	// total_lag leaves out what it cannot count as lag: == 0 holds, though records wait.
+	hiddenRow = truthRow{"false", "true", "error", "false", "false", "false", "warns", "blocks", "blocks"}
+)
+
+var readerStates = []readerState{
+	{name: "caught up", want: caughtUpRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 3, 1: 1}})
+	}},
+	{name: "behind on one partition, caught up on the other", want: behindRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1, 1: 1}})
+	}},
+	{name: "a member running without a commit", want: unknownRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.AssignedConsumer(group, false, topic)
+	}},
+	{name: "partitions added after the commit, records on them", want: hiddenRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 3, 1: 1}})
+		k.AddPartitions(topic, 2)
+		k.ProduceAt(topic, 2, time.Now().Add(-time.Hour))
+	}},
+	{name: "commit past the log end", want: hiddenRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 3, 1: 5}})
+	}},
+	{name: "commit before the log start (records deleted unread)", want: behindRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 0, 1: 1}})
+		k.DeleteRecordsBefore(topic, 0, 2)
+	}},
+	{name: "topic deleted and recreated, the old positions committed again", want: hiddenRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 3, 1: 1}})
+		k.RecreateTopic(topic, 2)
+		k.ProduceAt(topic, 0, time.Now().Add(-time.Hour))
+		k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 3, 1: 1}}) // a running consumer's positions
+	}},
+	{name: "share group, records waiting", share: true, want: behindRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.ShareConsume(group, topic, 4) // state on both partitions
+		k.ProduceAt(topic, 0, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour))
+	}},
+	{name: "share group, every record acknowledged", share: true, want: caughtUpRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.ShareConsume(group, topic, 4)
+	}},
+	{name: "streams group, caught up", stream: true, want: caughtUpRow, arrange: func(k *acctest.Kafka, topic, group string) {
+		k.StreamsReader(group, topic, true)()
+	}},
+}
+
+func TestAccGatingTruthTable(t *testing.T) {
+	t.Parallel()
+	for _, s := range readerStates {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			k := acctest.Connect(t)
+			switch {
+			case s.share:
+				k.RequireShareGroups()
+			case s.stream:
+				k.RequireStreamsGroups()
+			}
+			topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+			group := topic + "-g"
+			hourOld := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+			k.ProduceAt(topic, 0, hourOld, hourOld.Add(time.Millisecond), hourOld.Add(2*time.Millisecond))
+			k.ProduceAt(topic, 1, hourOld)
+			s.arrange(k, topic, group)
+			// The live-topic recipe also waits for "<group>-v2": at the log end, so that it returns at once.
+			v2 := map[int32]int64{}
+			for p := range int32(k.PartitionCount(topic)) {
+				_, v2[p] = k.Offsets(topic, p)
+			}
+			k.CommitOffsets(group+"-v2", map[string]map[int32]int64{topic: v2})
+			if caught := k.GroupNotCaughtUp(group, s.share, topic); (len(caught) == 0) != (s.want.caughtUp == "true") {
+				t.Fatalf("oracle: the partitions where %s has not caught up are %q; the table says caught_up = %s", group, caught, s.want.caughtUp)
+			}
+			runTruthRow(t, k, s, topic, group)
+		})
+	}
+}
+
+// runTruthRow asserts one row: the expressions in one plan, then each recipe.
+func runTruthRow(t *testing.T, k *acctest.Kafka, s readerState, topic, group string) {
+	verdict := verdictOracle{k, group, s.share, []string{topic}}
+	steps := []resource.TestStep{{
+		Config: truthExpressionsConfig(t, topic, group),
+		ConfigStateChecks: append(verdict.stateChecks("data.kafka_consumer_group_offsets.g"),
+			outputIs("caught_up", s.want.caughtUp), outputIs("total_lag_zero", s.want.totalLagZero),
+			outputIs("time_lag_within", s.want.timeLagWithin), outputIs("groups_caught_up", s.want.groupsCaughtUp),
+			outputIs("no_readers", s.want.noReaders), outputIs("drained", s.want.drained)),
+	}}
+	blocked := func(what string) *regexp.Regexp {
+		return regexp.MustCompile(`(?s)Resource precondition failed.*` + regexp.QuoteMeta(group) + `\S*\s+` + what)
+	}
+	recipe := func(name string, step resource.TestStep) resource.TestStep {
+		step.ConfigDirectory = renamedRecipe(t, name, topic, group)
+		step.ConfigVariables = config.Variables{"release": config.StringVariable("v2")}
+		return step
+	}
+	// A check block's data source is read during apply and shows as a change in every plan.
+	checkLag := resource.TestStep{ExpectNonEmptyPlan: true, ConfigStateChecks: []statecheck.StateCheck{checkResult{
+		name: "orders_consumer_caught_up", failed: s.want.checkLag == "warns", mentions: verdict}}}
+	rollout, live := resource.TestStep{}, resource.TestStep{}
+	if s.want.rollout == "blocks" {
+		rollout.ExpectError = blocked(`has\s+not\s+caught\s+up\s+on\s+` + regexp.QuoteMeta(topic))
+	}
+	if s.want.liveTopic == "blocks" {
+		live.ExpectError = blocked(`(is\s+\d+\s+ms\s+behind|time\s+lag\s+on\s+` + regexp.QuoteMeta(topic) + `\s+is\s+unknown)`)
+	}
+	steps = append(steps, recipe("check-lag", checkLag), recipe("rollout-precondition", rollout), recipe("live-topic-time-lag", live))
+	for i := range steps {
+		steps[i].ProtoV6ProviderFactories = protoV6ProviderFactories
+	}
+	resource.Test(t, resource.TestCase{Steps: steps})
+}
+
+// truthExpressionsConfig evaluates the plain expressions the docs name, each to "true", "false",
+// or "error" where Terraform refuses it.
+func truthExpressionsConfig(t *testing.T, topic, group string) string {
+	return acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_consumer_group_offsets" "g" {
+  group_id         = %[2]q
+  topics           = [%[1]q]
+  fetch_timestamps = true
+}
+data "kafka_consumer_groups" "readers" {
+  topics = [%[1]q]
+}
+data "kafka_topic_offsets" "t" {
+  topic = %[1]q
+}
+locals {
+  g       = data.kafka_consumer_group_offsets.g
+  listed  = [for r in data.kafka_consumer_groups.readers.groups : r.caught_up if r.group_id == %[2]q]
+}
+output "caught_up" { value = tostring(local.g.caught_up) }
+output "total_lag_zero" { value = can(local.g.total_lag == 0) ? tostring(local.g.total_lag == 0) : "error" }
+output "time_lag_within" { value = can(local.g.max_time_lag_ms <= 60000) ? tostring(local.g.max_time_lag_ms <= 60000) : "error" }
+output "groups_caught_up" { value = length(local.listed) == 0 ? "not listed" : tostring(local.listed[0]) }
+output "no_readers" { value = tostring(length(data.kafka_consumer_groups.readers.groups) == 0) }
+output "drained" { value = tostring(data.kafka_topic_offsets.t.message_count == 0) }
+`, topic, group)
+}
+
+func outputIs(name, want string) statecheck.StateCheck {
+	return statecheck.ExpectKnownOutputValue(name, knownvalue.StringExact(want))
+}
+
+// renamedRecipe is a copy of a recipe of examples/gating with its group and topic renamed, and the
+// provider's source the in-process provider's (the test steps name the provider factories).
+func renamedRecipe(t *testing.T, name, topic, group string) config.TestStepConfigFunc {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "gating", name, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := strings.NewReplacer(
+		`"kafka-offsets/kafka"`, `"hashicorp/kafka"`,
+		"orders-service", group, `["orders"]`, fmt.Sprintf("[%q]", topic), "on orders", "on "+topic,
+		"billing-service", group, "invoices", topic,
+	)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(r.Replace(string(src))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return config.StaticDirectory(dir)
+}
+
+// checkResult is a state check on a check block's result: failed (the assertion's warning), its
+// message naming every partition the oracle says the group has not caught up on; or passed.
+type checkResult struct {
+	name     string
+	failed   bool
+	mentions verdictOracle
+}
+
+func (c checkResult) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	for _, r := range req.State.Checks {
+		if r.Address.Name != c.name {
+			continue
+		}
+		var problems []string
+		for _, i := range r.Instances {
+			for _, p := range i.Problems {
+				problems = append(problems, p.Message)
+			}
+		}
+		msg := strings.Join(problems, "\n")
+		if got := string(r.Status); (got == "fail") != c.failed {
+			resp.Error = fmt.Errorf("check %s: status %s (%s); the table says failed=%v", c.name, got, msg, c.failed)
+			return
+		}
+		for _, p := range c.mentions.k.GroupNotCaughtUp(c.mentions.group, c.mentions.share, c.mentions.topics...) {
+			if !strings.Contains(msg, p+":") {
+				resp.Error = fmt.Errorf("check %s: its message %q does not name %s, which the oracle says is not caught up", c.name, msg, p)
+				return
+			}
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("no result for check %s in the state", c.name)
+}
+
+// truthTableMarkdown is the table as the gating guide prints it.
+func truthTableMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| reader state | `caught_up` | `total_lag == 0` | `max_time_lag_ms <= 60000` | " +
+		"`kafka_consumer_groups` `caught_up` | `length(groups) == 0` | `message_count == 0` | " +
+		"check-lag | rollout | live topic |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	cell := func(v string) string {
+		if v == "true" || v == "false" {
+			return "`" + v + "`"
+		}
+		return v
+	}
+	for _, s := range readerStates {
+		w := s.want
+		fmt.Fprintf(&b, "| %s |", s.name)
+		for _, v := range []string{w.caughtUp, w.totalLagZero, w.timeLagWithin, w.groupsCaughtUp, w.noReaders, w.drained,
+			w.checkLag, w.rollout, w.liveTopic} {
+			fmt.Fprintf(&b, " %s |", cell(v))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// The guide shows the table that TestAccGatingTruthTable asserts, cell for cell.
+func TestTruthTableInGuide(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "gating.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := truthTableMarkdown(); !strings.Contains(string(guide), want) {
+		t.Errorf("templates/guides/gating.md.tmpl does not hold the truth table as the test asserts it; it should read:\n%s", want)
+	}
+}
