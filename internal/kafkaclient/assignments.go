@@ -39,26 +39,49 @@ func (o owned) add(group, topic string, partitions []int32) {
 // memberCounts is, by group, how many members it has now, as its describe API answers.
 type memberCounts map[string]int
 
-// fetchAllAssignments reads what the members of every listed group with members own, one
-// describe request per coordinator and kind (per maxGroupsPerOffsetFetch groups), coordinators
-// at once. Groups listed Empty or Dead have no member and are not asked about; a group gone
-// since it was listed is left out.
-func (c *Client) fetchAllAssignments(ctx context.Context, listed map[string]listedGroupInfo) (owned, error) {
+// subscriptions is, by group, the topics its members subscribe to, as ConsumerGroupDescribe
+// (KIP-848) and ShareGroupDescribe (KIP-932) name them: a member reads a topic it subscribes to
+// before it owns any partition of it (a share member that has fetched nothing yet, say).
+type subscriptions map[string]map[string]bool
+
+func (s subscriptions) add(group string, topics []string) {
+	if s[group] == nil {
+		s[group] = map[string]bool{}
+	}
+	for _, t := range topics {
+		s[group][t] = true
+	}
+}
+
+// members is what a describe API says of groups' members.
+type members struct {
+	owns       owned
+	counts     memberCounts
+	subscribed subscriptions
+}
+
+// fetchAllAssignments reads what the members of every listed group with members own and
+// subscribe to, one describe request per coordinator and kind (per maxGroupsPerOffsetFetch
+// groups), coordinators at once. Groups listed Empty or Dead have no member and are not asked
+// about; a group gone since it was listed is left out.
+func (c *Client) fetchAllAssignments(ctx context.Context, listed map[string]listedGroupInfo) (owned, subscriptions, error) {
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
 		errs []error
 		out  = owned{}
+		subs = subscriptions{}
 	)
 	for coordinator, byKind := range describable(listed) {
 		wg.Go(func() {
 			for kind, groups := range byKind {
 				slices.Sort(groups)
 				for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
-					got, _, err := c.describeAssignments(ctx, coordinator, kind, chunk)
+					got, err := c.describeAssignments(ctx, coordinator, kind, chunk)
 					mu.Lock()
 					errs = append(errs, err)
-					maps.Copy(out, got)
+					maps.Copy(out, got.owns)
+					maps.Copy(subs, got.subscribed)
 					mu.Unlock()
 					if err != nil {
 						return
@@ -68,7 +91,7 @@ func (c *Client) fetchAllAssignments(ctx context.Context, listed map[string]list
 		})
 	}
 	wg.Wait()
-	return out, firstError(slices.DeleteFunc(errs, func(err error) bool { return err == nil }))
+	return out, subs, firstError(slices.DeleteFunc(errs, func(err error) bool { return err == nil }))
 }
 
 // describable is the listed groups that may have members, by coordinator, then by the kind of
@@ -96,9 +119,9 @@ func describable(listed map[string]listedGroupInfo) map[leader]map[string][]stri
 	return out
 }
 
-// describeAssignments asks coordinator what the members of groups, all of one kind, own, and how
-// many members each has.
-func (c *Client) describeAssignments(ctx context.Context, coordinator leader, kind string, groups []string) (owned, memberCounts, error) {
+// describeAssignments asks coordinator what the members of groups, all of one kind, own and
+// subscribe to, and how many members each has.
+func (c *Client) describeAssignments(ctx context.Context, coordinator leader, kind string, groups []string) (members, error) {
 	var (
 		req protocol.Message
 		op  string
@@ -114,16 +137,16 @@ func (c *Client) describeAssignments(ctx context.Context, coordinator leader, ki
 		req, op = &wire.StreamsGroupDescribeRequest{GroupIDs: groups}, "StreamsGroupDescribe"
 	default:
 		// A kind this provider does not know may read topics in a way it cannot see: fail closed.
-		return nil, nil, fmt.Errorf("group %q is of kind %q, which this provider cannot describe: it cannot tell "+
+		return members{}, fmt.Errorf("group %q is of kind %q, which this provider cannot describe: it cannot tell "+
 			"which topics the group reads. Upgrade the provider, or narrow group_id_regex to leave the group out",
 			groups[0], kind)
 	}
 	m, err := c.brokers.RoundTrip(ctx, coordinator.address, req)
 	if err != nil {
-		return nil, nil, c.requestError(fmt.Sprintf("%s for %d group%s", op, len(groups), plural(len(groups))),
+		return members{}, c.requestError(fmt.Sprintf("%s for %d group%s", op, len(groups), plural(len(groups))),
 			coordinator.address, int(coordinator.id), err)
 	}
-	out, counts := owned{}, memberCounts{}
+	out, counts, subs := owned{}, memberCounts{}, subscriptions{}
 	switch res := m.(type) {
 	case *describegroups.Response:
 		for _, g := range res.Groups {
@@ -131,22 +154,26 @@ func (c *Client) describeAssignments(ctx context.Context, coordinator leader, ki
 		}
 	case *wire.ConsumerGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, describedOwned(out, counts, op, g,
-				func(m wire.ConsumerGroupDescribeMember) wire.Assignment { return m.Assignment }))
+			err = errors.Join(err, describedOwned(out, counts, subs, op, g,
+				func(m wire.ConsumerGroupDescribeMember) (wire.Assignment, []string) {
+					return m.Assignment, m.SubscribedTopicNames
+				}))
 		}
 	case *wire.ShareGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, describedOwned(out, counts, op, g,
-				func(m wire.ShareGroupDescribeMember) wire.Assignment { return m.Assignment }))
+			err = errors.Join(err, describedOwned(out, counts, subs, op, g,
+				func(m wire.ShareGroupDescribeMember) (wire.Assignment, []string) {
+					return m.Assignment, m.SubscribedTopicNames
+				}))
 		}
 	case *wire.StreamsGroupDescribeResponse:
 		for _, g := range res.Groups {
 			err = errors.Join(err, streamsOwned(out, counts, g))
 		}
 	default:
-		return nil, nil, fmt.Errorf("%s: unexpected answer %T", op, m)
+		return members{}, fmt.Errorf("%s: unexpected answer %T", op, m)
 	}
-	return out, counts, err
+	return members{out, counts, subs}, err
 }
 
 // described says whether a describe answer holds the group: false with no error for a group gone
@@ -181,16 +208,20 @@ func classicOwned(out owned, counts memberCounts, g describegroups.ResponseGroup
 	return nil
 }
 
-// describedOwned adds what the members of a consumer-protocol or share group own.
-func describedOwned[M any](out owned, counts memberCounts, op string, g wire.DescribedGroup[M], assignment func(M) wire.Assignment) error {
+// describedOwned adds what the members of a consumer-protocol or share group own and subscribe to.
+func describedOwned[M any](out owned, counts memberCounts, subs subscriptions, op string, g wire.DescribedGroup[M],
+	member func(M) (wire.Assignment, []string),
+) error {
 	if ok, err := described(op, g.GroupID, g.ErrorCode); !ok {
 		return err
 	}
 	counts[g.GroupID] = len(g.Members)
 	for _, m := range g.Members {
-		for _, tp := range assignment(m).TopicPartitions {
+		assignment, topics := member(m)
+		for _, tp := range assignment.TopicPartitions {
 			out.add(g.GroupID, tp.TopicName, tp.Partitions)
 		}
+		subs.add(g.GroupID, topics)
 	}
 	return nil
 }

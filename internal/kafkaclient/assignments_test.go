@@ -106,3 +106,59 @@ func TestStreamsOwned(t *testing.T) {
 		t.Errorf("a task of an unknown subtopology: got %v, want an error naming it", err)
 	}
 }
+
+// A share group whose member subscribes to topic a but has fetched nothing yet (no
+// share-partition state, no assignment: kafka-share-groups.sh --describe --all-groups lists it)
+// reads a: kafka_consumer_groups lists it as a reader of a, subscribed, and not caught up where a
+// holds records (issue 29, failure 6). The group is kfake's answers to ListGroups,
+// ShareGroupDescribe and DescribeShareGroupOffsets on broker 0.
+func TestConsumerGroupsSubscribedShareGroup(t *testing.T) {
+	c := groupsCluster(t)
+	answer := func(key kmsg.Key, respond func(version int16) kmsg.Response) {
+		c.ControlKey(int16(key), func(r kmsg.Request) (kmsg.Response, error, bool) {
+			c.KeepControl()
+			return respond(r.GetVersion()), nil, true
+		})
+	}
+	answer(kmsg.ListGroups, func(v int16) kmsg.Response {
+		res := kmsg.NewPtrListGroupsResponse()
+		res.Version = v
+		if c.CurrentNode() == 0 {
+			g := kmsg.NewListGroupsResponseGroup()
+			g.Group, g.ProtocolType, g.GroupState, g.GroupType = "queue", "share", "Stable", "share"
+			res.Groups = append(res.Groups, g)
+		}
+		return res
+	})
+	answer(kmsg.ShareGroupDescribe, func(v int16) kmsg.Response {
+		res := kmsg.NewPtrShareGroupDescribeResponse()
+		res.Version = v
+		g := kmsg.NewShareGroupDescribeResponseGroup()
+		g.GroupID, g.GroupState = "queue", "Stable"
+		m := kmsg.NewShareGroupDescribeResponseGroupMember()
+		m.MemberID, m.SubscribedTopicNames = "m1", []string{"a"}
+		g.Members = append(g.Members, m)
+		res.Groups = append(res.Groups, g)
+		return res
+	})
+	answer(kmsg.DescribeShareGroupOffsets, func(v int16) kmsg.Response {
+		res := kmsg.NewPtrDescribeShareGroupOffsetsResponse()
+		res.Version = v
+		g := kmsg.NewDescribeShareGroupOffsetsResponseGroup()
+		g.GroupID = "queue"
+		res.Groups = append(res.Groups, g)
+		return res
+	})
+	got, err := newClient(t, c, 5*time.Second).ConsumerGroups(context.Background(), ConsumerGroupsRequest{Topics: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []GroupSummary{{GroupID: "queue", State: "Stable", ProtocolType: "share", Type: "share", Topics: []string{"a"},
+		Subscribed: true, TotalLag: ptr(int64(0)), NotCaughtUp: []string{
+			"a/0: no commit, and offsets 0 to 3 wait (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them",
+			"a/2: no commit, and offsets 0 to 0 wait (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them",
+		}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("ConsumerGroups (-want +got):\n%s", diff)
+	}
+}

@@ -16,7 +16,8 @@ import (
 // ConsumerGroupsRequest selects consumer groups.
 type ConsumerGroupsRequest struct {
 	// Topics, when not nil, keeps only the groups that read at least one of these topics (a
-	// committed offset there, or a member that owns one of its partitions now), and only these
+	// committed offset there, or a member that owns one of its partitions now or subscribes to
+	// it), and only these
 	// topics in each group's figures. Each must exist.
 	Topics []string
 	// GroupID, when set, must match the whole group id (see WholeMatch).
@@ -45,6 +46,9 @@ type GroupSummary struct {
 	Committed bool
 	// Assigned: its members own partitions of Topics now (assignments.go).
 	Assigned bool
+	// Subscribed: its members subscribe to a topic of Topics on which the group neither has a
+	// commit nor owns a partition yet (a share member that has fetched nothing, say).
+	Subscribed bool
 	// Uncommitted counts the partitions of Topics members own that have no commit and hold
 	// records: where the group will start reading there is unknown, and so is its lag.
 	Uncommitted int
@@ -98,11 +102,11 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 			return err
 		}
 		maps.Copy(committed, shared)
-		assigned, err := c.fetchAllAssignments(ctx, listed)
+		assigned, subscribed, err := c.fetchAllAssignments(ctx, listed)
 		if err != nil {
 			return err
 		}
-		out, err = c.summarize(ctx, md, req, listed, committed, lags, assigned, fresh)
+		out, err = c.summarize(ctx, md, req, listed, committed, lags, groupReaders{assigned, subscribed}, fresh)
 		return err
 	})
 	return out, err
@@ -139,32 +143,33 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 // up each group.
 func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
 	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic,
-	shareLags map[string]map[topicPartition]int64, assigned owned, fresh bool,
+	shareLags map[string]map[topicPartition]int64, readers groupReaders, fresh bool,
 ) ([]GroupSummary, error) {
 	commits, err := selectCommits(md, req.Topics, committed, fresh)
 	if err != nil {
 		return nil, err
 	}
-	owns := selectOwned(md, req.Topics, assigned)
+	owns := selectOwned(md, req.Topics, readers.owns)
+	subs := selectSubscribed(md, req.Topics, readers.subscribed)
 	var ids []string
 	for id := range listed {
 		if _, fetched := committed[id]; !fetched {
 			continue // vanished since ListGroups
 		}
-		if req.Topics != nil && len(commits[id]) == 0 && len(owns[id]) == 0 {
+		if req.Topics != nil && len(commits[id]) == 0 && len(owns[id]) == 0 && len(subs[id]) == 0 {
 			continue
 		}
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	bounds, err := c.readBounds(ctx, md, req.Isolation, ids, commits, owns)
+	bounds, err := c.readBounds(ctx, md, req.Isolation, ids, commits, owns, subs)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]GroupSummary, len(ids))
 	partitions := make([][]GroupPartitionOffsets, len(ids)) // of out's groups, in the same order
 	for i, id := range ids {
-		out[i], partitions[i], err = groupSummary(id, listed[id], md, commits[id], owns[id], bounds, shareLags[id])
+		out[i], partitions[i], err = groupSummary(id, listed[id], md, commits[id], owns[id], subs[id], bounds, shareLags[id])
 		if err != nil {
 			return nil, err
 		}
@@ -183,16 +188,17 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 }
 
 // readBounds reads the log bounds (earliest and latest offsets) of every partition of the topics
-// the groups ids read (a commit there, or a member that owns one of its partitions): the lag of
+// the groups ids read (a commit there, or a member that owns one of its partitions or subscribes
+// to it): the lag of
 // a commit, and for the caught-up verdict whether records wait where the group has no commit (a
 // partition added since it committed, say). One ListOffsets round per leader.
 func (c *Client) readBounds(ctx context.Context, md *clusterMetadata, isolation Isolation, ids []string,
-	commits map[string]map[topicPartition]int64, owns owned,
+	commits map[string]map[topicPartition]int64, owns owned, subs subscriptions,
 ) (map[topicPartition]PartitionOffsets, error) {
 	leaders := map[topicPartition]leader{}
 	byName := md.byName()
 	for _, id := range ids {
-		for _, topic := range readTopics(commits[id], owns[id]) {
+		for _, topic := range readTopics(commits[id], owns[id], subs[id]) {
 			mt := byName[topic]
 			for partition := range mt.partitions {
 				l, err := md.leaderOf(mt, partition)
@@ -216,14 +222,17 @@ func (c *Client) readBounds(ctx context.Context, md *clusterMetadata, isolation 
 	return bounds, err
 }
 
-// readTopics is the topics of a group's commits and owned partitions, sorted, each once.
-func readTopics(commits map[topicPartition]int64, owns map[topicPartition]bool) []string {
+// readTopics is the topics of a group's commits, owned partitions and subscriptions, sorted, each once.
+func readTopics(commits map[topicPartition]int64, owns map[topicPartition]bool, subscribed map[string]bool) []string {
 	topics := []string{}
 	for tp := range commits {
 		topics = append(topics, tp.topic)
 	}
 	for tp := range owns {
 		topics = append(topics, tp.topic)
+	}
+	for topic := range subscribed {
+		topics = append(topics, topic)
 	}
 	slices.Sort(topics)
 	return slices.Compact(topics)
@@ -262,6 +271,28 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 	return commits, nil
 }
 
+// groupReaders is what the describe APIs say the groups' members read.
+type groupReaders struct {
+	owns       owned
+	subscribed subscriptions
+}
+
+// selectSubscribed keeps, of the topics each group's members subscribe to, the selected ones
+// (nil: all) that the metadata knows.
+func selectSubscribed(md *clusterMetadata, topics []string, subscribed subscriptions) subscriptions {
+	filter := topicSet(topics)
+	byName := md.byName()
+	out := subscriptions{}
+	for id, ts := range subscribed {
+		for topic := range ts {
+			if (filter == nil || filter[topic]) && byName[topic] != nil {
+				out.add(id, []string{topic})
+			}
+		}
+	}
+	return out
+}
+
 // selectOwned keeps, of what each group's members own, the partitions of the selected topics
 // (nil: all) that the metadata knows: an assignment may name a topic deleted since.
 func selectOwned(md *clusterMetadata, topics []string, assigned owned) owned {
@@ -297,10 +328,12 @@ func topicSet(topics []string) map[string]bool {
 // there (a share group's start offset, and its lag where the broker gives it: shareLags) and
 // whether a member owns it, from the bounds read; and those partitions, sorted.
 func groupSummary(id string, info listedGroupInfo, md *clusterMetadata, commits map[topicPartition]int64,
-	owns map[topicPartition]bool, bounds map[topicPartition]PartitionOffsets, shareLags map[topicPartition]int64,
+	owns map[topicPartition]bool, subscribed map[string]bool, bounds map[topicPartition]PartitionOffsets,
+	shareLags map[topicPartition]int64,
 ) (GroupSummary, []GroupPartitionOffsets, error) {
 	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Type: info.groupType,
-		Topics: readTopics(commits, owns), Committed: len(commits) > 0, Assigned: len(owns) > 0}
+		Topics: readTopics(commits, owns, subscribed), Committed: len(commits) > 0, Assigned: len(owns) > 0}
+	s.Subscribed = len(readTopics(commits, owns, nil)) < len(s.Topics)
 	var partitions []GroupPartitionOffsets
 	byName := md.byName()
 	for _, topic := range s.Topics {

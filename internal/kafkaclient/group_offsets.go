@@ -418,9 +418,9 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 	if d.kind == "" { // a broker before ListGroups v5 does not say which API describes it
 		return d, nil
 	}
-	owns, counts, err := c.describeAssignments(ctx, coordinator, d.kind, []string{group})
-	if n, ok := counts[group]; ok {
-		d.members, d.owns = n, owns[group]
+	got, err := c.describeAssignments(ctx, coordinator, d.kind, []string{group})
+	if n, ok := got.counts[group]; ok {
+		d.members, d.owns = n, got.owns[group]
 	}
 	return d, err
 }

@@ -49,6 +49,9 @@ func consumerGroupsGroupValue(g kafkaclient.GroupSummary) tftypes.Value {
 	if g.Committed {
 		because = append(because, tftypes.NewValue(tftypes.String, "committed"))
 	}
+	if g.Subscribed {
+		because = append(because, tftypes.NewValue(tftypes.String, "subscribed"))
+	}
 	reasons := make([]tftypes.Value, len(g.NotCaughtUp))
 	for i, r := range g.NotCaughtUp {
 		reasons[i] = tftypes.NewValue(tftypes.String, r)
@@ -94,7 +97,10 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 			"DescribeShareGroupOffsets) and/or `assigned` (its members own partitions there now: DescribeGroups " +
 			"for classic groups, ConsumerGroupDescribe for KIP-848 groups, ShareGroupDescribe for share groups, " +
 			"StreamsGroupDescribe for streams groups, whose active tasks read their subtopologies' source " +
-			"topics). Empty for a group without commits or members on any topic, listed when `topics` is unset."},
+			"topics) and/or `subscribed` (its members subscribe to one of these topics and own none of its " +
+			"partitions yet, ConsumerGroupDescribe and ShareGroupDescribe: a share member that has fetched " +
+			"nothing, with no share-partition state). Empty for a group without commits or members on any " +
+			"topic, listed when `topics` is unset."},
 	"uncommitted_partitions": schema.Int64Attribute{Computed: true, MarkdownDescription: uncommittedPartitionsDescription},
 	"caught_up":              schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 	"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true,
@@ -140,7 +146,7 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
 				Optional:    true,
 				MarkdownDescription: "Keep only the groups that read at least one of these topics (a committed " +
-					"offset there, or members assigned one of its partitions now: see `listed_because`), and only " +
+					"offset there, members assigned one of its partitions now, or subscribed to it: see `listed_because`), and only " +
 					"these topics in each group's `topics` and `total_lag`. Each topic must exist. Default: every " +
 					"group, over every topic it has commits on or is assigned. An empty set is an error " +
 					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would " +
