@@ -13,11 +13,11 @@ import (
 
 // progressTracker remembers the previous read of a wait.
 type progressTracker struct {
-	start     time.Time
-	prevAt    time.Time // zero before the first read that found the group
-	prevLag   int64
-	commits   map[string]int64     // "topic/partition" to committed offset, of the previous read
-	movedAt   map[string]time.Time // "topic/partition" to when its commit last moved (or was first seen)
+	start   time.Time
+	prevAt  time.Time // zero before the first read that found the group
+	prevLag int64
+	commits map[string]int64     // "topic/partition" to committed offset, of the previous read
+	movedAt map[string]time.Time // "topic/partition" to when its commit last moved (or was first seen)
 }
 
 func newProgressTracker(start time.Time) *progressTracker {
