@@ -1,6 +1,7 @@
 package acctest
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -321,6 +322,22 @@ func (k *Kafka) LimitedUser(groups, topics []string) (user, password string) {
 	// ACLs and SCRAM credentials reach the listeners a moment after they are created.
 	time.Sleep(time.Second)
 	return user, password
+}
+
+// AllowClusterDescribe lets user DESCRIBE the cluster: ListGroups then lists every group, not
+// only those the user may DESCRIBE.
+func (k *Kafka) AllowClusterDescribe(user string) {
+	k.t.Helper()
+	acl := kadm.NewACLs().Allow("User:" + user).AllowHosts().Clusters().Operations(kadm.OpDescribe).
+		ResourcePatternType(kadm.ACLPatternLiteral)
+	created, err := k.Admin.CreateACLs(ctx(k.t), acl)
+	for _, c := range created {
+		err = errors.Join(err, c.Err)
+	}
+	if err != nil {
+		k.t.Fatalf("allow %s to DESCRIBE the cluster: %v", user, err)
+	}
+	time.Sleep(time.Second) // as LimitedUser: ACLs reach the listeners a moment later
 }
 
 // RequireConsumerGroupProtocol skips the test unless every broker serves Kafka 4's consumer group

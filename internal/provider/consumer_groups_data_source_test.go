@@ -357,3 +357,55 @@ func BenchmarkReadTopicsSet(b *testing.B) {
 		})
 	}
 }
+
+// A principal that may DESCRIBE its own group and the cluster (so ListGroups lists every group),
+// not the other group that reads the same topic. Selected by group_id_regex, its own group is
+// read (the other is never asked about); selected by topic, the other group might read it, so
+// the read fails, naming the ACL to grant, rather than leave a reader out.
+func TestAccConsumerGroups_describeOnlyOwnGroup(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	auth := acctest.Auth(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.Produce(topic, 0, 3)
+	mine, other := topic+"-mine", topic+"-other"
+	k.CommitOffsets(mine, map[string]map[int32]int64{topic: {0: 3}})
+	k.CommitOffsets(other, map[string]map[int32]int64{topic: {0: 1}})
+	user, password := k.LimitedUser([]string{mine}, []string{topic})
+	k.AllowClusterDescribe(user)
+	config := func(selection string) string {
+		return fmt.Sprintf(`
+provider "kafka" {
+  bootstrap_servers = [%q]
+  sasl {
+    mechanism = "scram-sha-512"
+    username  = %q
+    password  = %q
+  }
+}
+data "kafka_consumer_groups" "test" {
+  %s
+}
+`, auth.SASLPlaintext, user, password, selection)
+	}
+	committed := knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("committed")})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config(fmt.Sprintf("group_id_regex = %q", regexp.QuoteMeta(mine))),
+				ConfigStateChecks: []statecheck.StateCheck{
+					groupsOracleAgrees{k: k, entries: []groupsEntry{{mine, "Empty", "", []string{topic}, 0, "classic"}}},
+					statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact([]knownvalue.Check{
+						groupsEntry{mine, "Empty", "", []string{topic}, 0, "classic"}.check(k, knownvalue.Null(), committed),
+					})),
+				},
+			},
+			{
+				Config: config(fmt.Sprintf("topics = [%q]", topic)),
+				ExpectError: errorLike("Kafka broker refused the request", "GROUP_AUTHORIZATION_FAILED (error code 30)",
+					"needs the ACL operation DESCRIBE on group"),
+			},
+		},
+	})
+}

@@ -615,8 +615,9 @@ func TestAccPartitionOffsets_maxTimestamp(t *testing.T) {
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	base := time.Date(2026, 11, 1, 12, 0, 0, 250_000_000, time.UTC)
-	check := func(offset, ts knownvalue.Check) []statecheck.StateCheck {
+	check := func(latest int64, offset, ts knownvalue.Check) []statecheck.StateCheck {
 		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("latest_offset"), knownvalue.Int64Exact(latest)),
 			statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("max_timestamp_offset"), offset),
 			statecheck.ExpectKnownValue("data.kafka_partition_offsets.test", tfjsonpath.New("max_timestamp"), ts),
 		}
@@ -629,7 +630,7 @@ func TestAccPartitionOffsets_maxTimestamp(t *testing.T) {
 					oracleSays{"max timestamp offset of an empty partition", func() int64 { o, _ := k.ListOffset(topic, 0, -3, 0); return o }, -1}.check(t)
 				},
 				Config:            offsetsConfig(t, topic, 0),
-				ConfigStateChecks: check(knownvalue.Null(), knownvalue.Null()),
+				ConfigStateChecks: check(0, knownvalue.Null(), knownvalue.Null()),
 			},
 			{
 				// The largest timestamp is on offset 1, not on the last record.
@@ -639,7 +640,7 @@ func TestAccPartitionOffsets_maxTimestamp(t *testing.T) {
 					oracleSays{"max timestamp", func() int64 { _, ts := k.ListOffset(topic, 0, -3, 0); return ts }, base.Add(5 * time.Minute).UnixMilli()}.check(t)
 				},
 				Config:            offsetsConfig(t, topic, 0),
-				ConfigStateChecks: check(knownvalue.Int64Exact(1), knownvalue.StringExact("2026-11-01T12:05:00.250Z")),
+				ConfigStateChecks: check(3, knownvalue.Int64Exact(1), knownvalue.StringExact("2026-11-01T12:05:00.250Z")),
 			},
 		},
 	})
