@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/segmentio/kafka-go"
@@ -147,16 +148,26 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	}
 	slices.Sort(topics)
 	topics = slices.Compact(topics)
-	for _, topic := range topics {
-		partitions, err := c.topicLag(ctx, req, topic, r.committed[topic])
-		if err != nil {
-			return GroupOffsets{}, err
-		}
+	// The topics at once: one Metadata request for all of them, and ListOffsets requests that
+	// the coalescer shares (a round per leader), not a round trip of each per topic.
+	c.cacheMetadata(ctx, topics)
+	lags := make([][]GroupPartitionOffsets, len(topics))
+	errs := make([]error, len(topics))
+	var wg sync.WaitGroup
+	for i, topic := range topics {
+		wg.Go(func() { lags[i], errs[i] = c.topicLag(ctx, req, topic, r.committed[topic]) })
+	}
+	wg.Wait()
+	if err := firstError(slices.DeleteFunc(errs, func(err error) bool { return err == nil })); err != nil {
+		return GroupOffsets{}, err
+	}
+	for i, topic := range topics {
+		partitions := lags[i]
 		if r.kind == ShareGroup {
 			shareLags(partitions, r.lags[topic]) // share_groups.go
 		}
-		for i := range partitions {
-			partitions[i].Assigned = r.owns[topicPartition{topic, partitions[i].Partition}]
+		for j := range partitions {
+			partitions[j].Assigned = r.owns[topicPartition{topic, partitions[j].Partition}]
 		}
 		out.Partitions = append(out.Partitions, partitions...)
 	}

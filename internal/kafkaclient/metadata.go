@@ -131,6 +131,46 @@ func (c *Client) topicMetadata(ctx context.Context, topic string, notBefore time
 	return call.md, call.err
 }
 
+// cacheMetadata asks, in one Metadata request, for those of topics that are neither cached nor
+// asked for already, and caches the answer: a read of many topics (a group's) then finds each in
+// the cache instead of asking for it alone. A failure is left to the per-topic reads, which ask
+// again and report it.
+func (c *Client) cacheMetadata(ctx context.Context, topics []string) {
+	v := c.cluster
+	var missing []string
+	v.mu.Lock()
+	for _, t := range topics {
+		if v.topics[t] == nil && v.calls[t] == nil {
+			missing = append(missing, t)
+		}
+	}
+	v.mu.Unlock()
+	if len(missing) < 2 {
+		return // one topic: the read's own request is as cheap
+	}
+	started := time.Now()
+	res, err := c.askMetadata(ctx, missing)
+	if err != nil {
+		return
+	}
+	got := make(map[string]*topicMetadata, len(missing))
+	for _, t := range missing {
+		got[t] = &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
+	}
+	for _, t := range res.Topics {
+		if md, ok := got[t.Name]; ok {
+			md.code, md.partitions = kafka.Error(t.ErrorCode), partitionsOf(t)
+		}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for t, md := range got {
+		if old := v.topics[t]; old == nil || !old.requested.After(started) {
+			v.topics[t] = md
+		}
+	}
+}
+
 // requestMetadata asks for one topic and returns what the answer says of it.
 func (c *Client) requestMetadata(ctx context.Context, topic string, started time.Time) (*topicMetadata, error) {
 	res, err := c.askMetadata(ctx, []string{topic})

@@ -68,6 +68,35 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 	})
 }
 
+// A group on ten topics of a thousand partitions each costs what one topic does: one Metadata
+// request for the ten (besides __consumer_offsets'), and earliest and latest per leader, the
+// topics' ListOffsets shared (issue 29, item 7: 20 ListOffsets and 11 Metadata before).
+func TestRequestsOfGroupOnManyTopics(t *testing.T) {
+	opts := []kfake.Opt{kfake.NumBrokers(3), withOffsetsTopic()}
+	var topics []string
+	for i := range 10 {
+		topics = append(topics, fmt.Sprintf("t%d", i))
+	}
+	opts = append(opts, kfake.SeedTopics(1000, topics...))
+	c := newCluster(t, opts...)
+	for _, topic := range topics {
+		acctest.FakeCommit(t, c, "g", topic, 0, 0)
+	}
+	counts := acctest.CountRequests(c)
+	cl, dials := countingClient(t, c)
+	res, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Partitions) != 10_000 {
+		t.Fatalf("%d partitions, want 10,000", len(res.Partitions))
+	}
+	expectRequests(t, counts, dials, map[kmsg.Key]int{
+		kmsg.Metadata: 2, kmsg.FindCoordinator: 1, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
+		kmsg.ListOffsets: 2 * 3,
+	})
+}
+
 // 200 kafka_partition_offsets of one topic, 10 at a time, through one Client
 // (one provider process) cost one connection per broker (the bootstrap server is a broker here),
 // about 60 ListOffsets requests (3 lookups per read, 600 when every read sent its own) and at
