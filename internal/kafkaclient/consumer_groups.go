@@ -85,6 +85,9 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 		if err != nil {
 			return err
 		}
+		if err := md.listsEveryGroup(); err != nil {
+			return err
+		}
 		fresh := !md.requested.Before(believe)
 		if err := checkTopicsExist(md, req.Topics, fresh); err != nil {
 			return err

@@ -24,6 +24,12 @@ const (
 	GroupAuthorizationFailed ErrorCode = 30
 )
 
+// ErrGroupsHidden: the principal may not DESCRIBE the cluster, so ListGroups lists only the groups
+// it may DESCRIBE, and kafka_consumer_groups cannot tell every reader of a topic.
+var ErrGroupsHidden = errors.New("the provider's principal may not DESCRIBE the cluster, so the broker's " +
+	"ListGroups answer lists only the groups the principal may DESCRIBE: other groups, readers of these topics " +
+	"among them, would be missing from the list, and a gate on it could pass while they read")
+
 // TopicNotFoundError: fresh metadata from the cluster says the topic does not exist.
 type TopicNotFoundError struct {
 	Topic string

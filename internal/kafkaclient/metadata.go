@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"slices"
 	"strconv"
@@ -204,7 +205,10 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Re
 		return nil, c.seedError(err)
 	}
 	sent := time.Now()
-	m, err := c.brokers.RoundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false})
+	// Asking for every topic (kafka_topics_offsets, kafka_consumer_groups) also asks what the
+	// principal may do on the cluster (Metadata v8-v10): whether ListGroups lists every group.
+	m, err := c.brokers.RoundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false,
+		IncludeClusterAuthorizedOperations: topics == nil})
 	if err != nil {
 		c.cluster.dropSeed(addr)
 		return nil, c.requestError("Metadata", addr, -1, err)
@@ -234,6 +238,23 @@ type clusterMetadata struct {
 	brokers   []leader // sorted by id
 	topics    []clusterTopic
 	requested time.Time
+	// clusterOps is the operations the principal may perform on the cluster, a bit per Kafka
+	// AclOperation code; math.MinInt32 where the broker does not say (Metadata below v8).
+	clusterOps int32
+}
+
+// aclDescribe is the bit of the DESCRIBE operation (AclOperation code 8) in an operations field.
+const aclDescribe = 1 << 8
+
+// listsEveryGroup: ListGroups lists every group for this principal. Without DESCRIBE on the
+// cluster, Kafka lists only the groups the principal may DESCRIBE, and a reader of a topic can be
+// missing from the answer: a list that says "nobody reads it" would be a guess, so it is an error.
+// A broker that does not say is believed.
+func (md *clusterMetadata) listsEveryGroup() error {
+	if md.clusterOps == math.MinInt32 || md.clusterOps&aclDescribe != 0 {
+		return nil
+	}
+	return ErrGroupsHidden
 }
 
 type clusterTopic struct {
@@ -294,7 +315,7 @@ func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 	if err != nil {
 		return nil, err
 	}
-	md := &clusterMetadata{requested: started}
+	md := &clusterMetadata{requested: started, clusterOps: res.ClusterAuthorizedOperations}
 	for _, b := range res.Brokers {
 		md.brokers = append(md.brokers, leader{id: b.NodeID, address: net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))})
 	}

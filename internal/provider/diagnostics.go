@@ -32,6 +32,10 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 	)
 	switch {
 	case addAuthError(diags, err): // TLS and SASL failures: provider_auth_diagnostics.go
+	case errors.Is(err, kafkaclient.ErrGroupsHidden):
+		diags.AddError("Not authorized to list every consumer group", err.Error()+". Grant the provider's "+
+			"principal the ACL operation DESCRIBE on the cluster (kafka-acls.sh --add --allow-principal User:NAME "+
+			"--operation Describe --cluster), or read a known group with kafka_consumer_group_offsets.")
 	case errors.As(err, &groupMissing):
 		addErrorAt(diags, attrs.group, "Consumer group not found", err.Error()+
 			". Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")

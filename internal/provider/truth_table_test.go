@@ -24,8 +24,9 @@ import (
 // the same group (acctest.GroupNotCaughtUp); TestTruthTableInGuide holds the guide to this table.
 
 // truthRow is what the gates do in one reader state. Expressions: "true", "false" or "error"
-// (Terraform refuses to evaluate it: a null compared). Recipes: "passes", "warns" (a check block's
-// assertion fails) or "blocks" (a precondition fails, with a message that says why).
+// (Terraform refuses to evaluate it: a null compared; or the read fails). Recipes: "passes",
+// "warns" (a check block's assertion fails, or its data source), "blocks" (a precondition fails,
+// with a message that says why) or "errors" (the read fails, saying why).
 type truthRow struct {
 	caughtUp, totalLagZero, timeLagWithin, groupsCaughtUp, noReaders, drained string
 	checkLag, rollout, liveTopic                                              string
@@ -33,12 +34,13 @@ type truthRow struct {
 
 // readerState arranges one state on a topic of 2 partitions whose records are an hour old
 // (offsets 0-2 on partition 0, 0 on partition 1), for group; share and streams say what kind of
-// group it is.
+// group it is; limited reads as a principal that may DESCRIBE the topic, not the group nor the
+// cluster.
 type readerState struct {
-	name          string
-	share, stream bool
-	arrange       func(k *acctest.Kafka, topic, group string)
-	want          truthRow
+	name                   string
+	share, stream, limited bool
+	arrange                func(k *acctest.Kafka, topic, group string)
+	want                   truthRow
 }
 
 var (
@@ -87,6 +89,11 @@ var readerStates = []readerState{
 	{name: "streams group, caught up", stream: true, want: caughtUpRow, arrange: func(k *acctest.Kafka, topic, group string) {
 		k.StreamsReader(group, topic, true)()
 	}},
+	{name: "behind, read by a principal that may not describe the group", limited: true,
+		want: truthRow{"error", "error", "error", "error", "error", "error", "warns", "errors", "errors"},
+		arrange: func(k *acctest.Kafka, topic, group string) {
+			k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1, 1: 1}})
+		}},
 }
 
 func TestAccGatingTruthTable(t *testing.T) {
@@ -116,38 +123,58 @@ func TestAccGatingTruthTable(t *testing.T) {
 			if caught := k.GroupNotCaughtUp(group, s.share, topic); (len(caught) == 0) != (s.want.caughtUp == "true") {
 				t.Fatalf("oracle: the partitions where %s has not caught up are %q; the table says caught_up = %s", group, caught, s.want.caughtUp)
 			}
-			runTruthRow(t, k, s, topic, group)
+			provider := "provider \"kafka\" {}" // the recipes': KAFKA_BOOTSTRAP_SERVERS
+			if s.limited {
+				user, password := k.LimitedUser(nil, []string{topic})
+				provider = fmt.Sprintf("provider \"kafka\" {\n  bootstrap_servers = [%q]\n  sasl {\n    mechanism = \"scram-sha-512\"\n"+
+					"    username  = %q\n    password  = %q\n  }\n}\n", acctest.Auth(t).SASLPlaintext, user, password)
+			}
+			runTruthRow(t, k, s, topic, group, provider)
 		})
 	}
 }
 
 // runTruthRow asserts one row: the expressions in one plan, then each recipe.
-func runTruthRow(t *testing.T, k *acctest.Kafka, s readerState, topic, group string) {
+func runTruthRow(t *testing.T, k *acctest.Kafka, s readerState, topic, group, provider string) {
 	verdict := verdictOracle{k, group, s.share, []string{topic}}
-	steps := []resource.TestStep{{
-		Config: truthExpressionsConfig(t, topic, group),
+	expressions := resource.TestStep{
+		Config: truthExpressionsConfig(topic, group, provider),
 		ConfigStateChecks: append(verdict.stateChecks("data.kafka_consumer_group_offsets.g"),
 			outputIs("caught_up", s.want.caughtUp), outputIs("total_lag_zero", s.want.totalLagZero),
 			outputIs("time_lag_within", s.want.timeLagWithin), outputIs("groups_caught_up", s.want.groupsCaughtUp),
 			outputIs("no_readers", s.want.noReaders), outputIs("drained", s.want.drained)),
-	}}
+	}
+	refused := regexp.MustCompile(`(?s)(Kafka broker refused the request.*GROUP_AUTHORIZATION_FAILED|Not authorized to list every consumer group)`)
+	if s.want.caughtUp == "error" { // every read fails: the plan stops at the first
+		expressions.ConfigStateChecks, expressions.ExpectError = nil, refused
+	}
+	steps := []resource.TestStep{expressions}
 	blocked := func(what string) *regexp.Regexp {
 		return regexp.MustCompile(`(?s)Resource precondition failed.*` + regexp.QuoteMeta(group) + `\S*\s+` + what)
 	}
 	recipe := func(name string, step resource.TestStep) resource.TestStep {
-		step.ConfigDirectory = renamedRecipe(t, name, topic, group)
+		step.ConfigDirectory = renamedRecipe(t, name, topic, group, provider)
 		step.ConfigVariables = config.Variables{"release": config.StringVariable("v2")}
 		return step
 	}
 	// A check block's data source is read during apply and shows as a change in every plan.
-	checkLag := resource.TestStep{ExpectNonEmptyPlan: true, ConfigStateChecks: []statecheck.StateCheck{checkResult{
-		name: "orders_consumer_caught_up", failed: s.want.checkLag == "warns", mentions: verdict}}}
-	rollout, live := resource.TestStep{}, resource.TestStep{}
-	if s.want.rollout == "blocks" {
-		rollout.ExpectError = blocked(`has\s+not\s+caught\s+up\s+on\s+` + regexp.QuoteMeta(topic))
+	lagCheck := checkResult{name: "orders_consumer_caught_up", failed: s.want.checkLag == "warns", mentions: &verdict}
+	if s.limited { // the warning is the read's error
+		lagCheck.mentions, lagCheck.says = nil, "GROUP_AUTHORIZATION_FAILED"
 	}
-	if s.want.liveTopic == "blocks" {
+	checkLag := resource.TestStep{ExpectNonEmptyPlan: true, ConfigStateChecks: []statecheck.StateCheck{lagCheck}}
+	rollout, live := resource.TestStep{}, resource.TestStep{}
+	switch s.want.rollout {
+	case "blocks":
+		rollout.ExpectError = blocked(`has\s+not\s+caught\s+up\s+on\s+` + regexp.QuoteMeta(topic))
+	case "errors":
+		rollout.ExpectError = refused
+	}
+	switch s.want.liveTopic {
+	case "blocks":
 		live.ExpectError = blocked(`(is\s+\d+\s+ms\s+behind|time\s+lag\s+on\s+` + regexp.QuoteMeta(topic) + `\s+is\s+unknown)`)
+	case "errors":
+		live.ExpectError = refused
 	}
 	steps = append(steps, recipe("check-lag", checkLag), recipe("rollout-precondition", rollout), recipe("live-topic-time-lag", live))
 	for i := range steps {
@@ -158,8 +185,8 @@ func runTruthRow(t *testing.T, k *acctest.Kafka, s readerState, topic, group str
 
 // truthExpressionsConfig evaluates the plain expressions the docs name, each to "true", "false",
 // or "error" where Terraform refuses it.
-func truthExpressionsConfig(t *testing.T, topic, group string) string {
-	return acctest.ProviderBlock(t) + fmt.Sprintf(`
+func truthExpressionsConfig(topic, group, provider string) string {
+	return provider + fmt.Sprintf(`
 data "kafka_consumer_group_offsets" "g" {
   group_id         = %[2]q
   topics           = [%[1]q]
@@ -190,7 +217,7 @@ func outputIs(name, want string) statecheck.StateCheck {
 
 // renamedRecipe is a copy of a recipe of examples/gating with its group and topic renamed, and the
 // provider's source the in-process provider's (the test steps name the provider factories).
-func renamedRecipe(t *testing.T, name, topic, group string) config.TestStepConfigFunc {
+func renamedRecipe(t *testing.T, name, topic, group, provider string) config.TestStepConfigFunc {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "gating", name, "main.tf"))
 	if err != nil {
@@ -199,7 +226,7 @@ func renamedRecipe(t *testing.T, name, topic, group string) config.TestStepConfi
 	r := strings.NewReplacer(
 		`"kafka-offsets/kafka"`, `"hashicorp/kafka"`,
 		"orders-service", group, `["orders"]`, fmt.Sprintf("[%q]", topic), "on orders", "on "+topic,
-		"billing-service", group, "invoices", topic,
+		"billing-service", group, "invoices", topic, `provider "kafka" {}`, provider,
 	)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(r.Replace(string(src))), 0o600); err != nil {
@@ -209,11 +236,13 @@ func renamedRecipe(t *testing.T, name, topic, group string) config.TestStepConfi
 }
 
 // checkResult is a state check on a check block's result: failed (the assertion's warning), its
-// message naming every partition the oracle says the group has not caught up on; or passed.
+// message naming every partition the oracle (mentions) says the group has not caught up on, or
+// saying says; or passed.
 type checkResult struct {
 	name     string
 	failed   bool
-	mentions verdictOracle
+	mentions *verdictOracle
+	says     string
 }
 
 func (c checkResult) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
@@ -230,6 +259,13 @@ func (c checkResult) CheckState(_ context.Context, req statecheck.CheckStateRequ
 		msg := strings.Join(problems, "\n")
 		if got := string(r.Status); (got == "fail") != c.failed {
 			resp.Error = fmt.Errorf("check %s: status %s (%s); the table says failed=%v", c.name, got, msg, c.failed)
+			return
+		}
+		if !strings.Contains(msg, c.says) {
+			resp.Error = fmt.Errorf("check %s: its message %q does not say %q", c.name, msg, c.says)
+			return
+		}
+		if c.mentions == nil {
 			return
 		}
 		for _, p := range c.mentions.k.GroupNotCaughtUp(c.mentions.group, c.mentions.share, c.mentions.topics...) {
