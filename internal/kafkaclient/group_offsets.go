@@ -8,7 +8,6 @@ import (
 	"net"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/segmentio/kafka-go"
@@ -148,21 +147,20 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	}
 	slices.Sort(topics)
 	topics = slices.Compact(topics)
-	// The topics at once: one Metadata request for all of them, and ListOffsets requests that
-	// the coalescer shares (a round per leader), not a round trip of each per topic.
-	c.cacheMetadata(ctx, topics)
-	lags := make([][]GroupPartitionOffsets, len(topics))
-	errs := make([]error, len(topics))
-	var wg sync.WaitGroup
-	for i, topic := range topics {
-		wg.Go(func() { lags[i], errs[i] = c.topicLag(ctx, req, topic, r.committed[topic]) })
+	offsets, err := c.topicsOffsets(ctx, req.Isolation, topics)
+	var tnf *TopicNotFoundError
+	if errors.As(err, &tnf) && req.Topics == nil {
+		return GroupOffsets{}, fmt.Errorf("group %q has committed offsets for a topic that no longer exists "+
+			"(list the topics to read in topics): %w", req.GroupID, err)
 	}
-	wg.Wait()
-	if err := firstError(slices.DeleteFunc(errs, func(err error) bool { return err == nil })); err != nil {
+	if err != nil {
 		return GroupOffsets{}, err
 	}
-	for i, topic := range topics {
-		partitions := lags[i]
+	for _, topic := range topics {
+		partitions, err := c.topicLag(ctx, req, topic, offsets[topic], r.committed[topic])
+		if err != nil {
+			return GroupOffsets{}, err
+		}
 		if r.kind == ShareGroup {
 			shareLags(partitions, r.lags[topic]) // share_groups.go
 		}
@@ -235,18 +233,38 @@ func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) e
 	return nil
 }
 
-// topicLag reads one topic's offsets (earliest and latest: the earliest decides whether a commit
-// lies before the log start) and applies the lag rule to every partition.
-func (c *Client) topicLag(ctx context.Context, req GroupOffsetsRequest, topic string, committed map[int]int64) ([]GroupPartitionOffsets, error) {
-	res, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: req.Isolation})
-	var tnf *TopicNotFoundError
-	if errors.As(err, &tnf) && req.Topics == nil {
-		return nil, fmt.Errorf("group %q has committed offsets for a topic that no longer exists "+
-			"(list the topics to read in topics): %w", req.GroupID, err)
+// topicsOffsets reads the earliest and latest offsets of every partition of topics at once: one
+// Metadata request for the topics not cached (cacheMetadata), and one round of ListOffsets per
+// leader across the topics, not a round trip of each per topic.
+func (c *Client) topicsOffsets(ctx context.Context, isolation Isolation, topics []string) (map[string][]PartitionOffsets, error) {
+	if len(topics) == 0 {
+		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
+	c.cacheMetadata(ctx, topics)
+	var out map[string][]PartitionOffsets
+	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
+		leaders := map[topicPartition]leader{}
+		for _, topic := range topics {
+			ls, err := c.leaders(ctx, topic, nil, notBefore, believe)
+			if err != nil {
+				return err
+			}
+			for p, l := range ls {
+				leaders[topicPartition{topic, p}] = l
+			}
+		}
+		var err error
+		out, err = c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
+		return err
+	})
+	return out, err
+}
+
+// topicLag applies the lag rule to every partition of one topic, from its offsets (earliest and
+// latest: the earliest decides whether a commit lies before the log start).
+func (c *Client) topicLag(ctx context.Context, req GroupOffsetsRequest, topic string, res []PartitionOffsets,
+	committed map[int]int64,
+) ([]GroupPartitionOffsets, error) {
 	logEnds, err := c.logEnds(ctx, req.Isolation, topic, res, committed)
 	if err != nil {
 		return nil, err
