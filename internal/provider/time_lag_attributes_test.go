@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -14,6 +16,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
 // The time-lag attributes on the real broker: fetch_timestamps, next_record_timestamp, time_lag_ms
@@ -340,4 +343,24 @@ func TestAccConsumerGroups_timeLag(t *testing.T) {
 			},
 		},
 	})
+}
+
+// A share group's time lag where records wait is the age of the record at its start offset, which
+// Kafka may keep behind records already acknowledged: the read says it is an upper bound, naming
+// the partition. A consumer group's time lag is the age of its next record: no such warning.
+func TestShareGroupTimeLagIsAnUpperBound(t *testing.T) {
+	next := &kafkaclient.NextRecord{Offset: 4, TimestampMs: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC).UnixMilli()}
+	p := kafkaclient.GroupPartitionOffsets{Topic: "t", Partition: 0, TimeLag: kafkaclient.TimeLag{Next: next}}
+	for kind, want := range map[string]bool{kafkaclient.ShareGroup: true, kafkaclient.ConsumerGroup: false, kafkaclient.ClassicGroup: false} {
+		var diags diag.Diagnostics
+		addTimeLagWarnings(&diags, "g", kind, []kafkaclient.GroupPartitionOffsets{p})
+		found := false
+		for _, d := range diags.Warnings() {
+			found = found || (d.Summary() == "Share group time lag is an upper bound" &&
+				strings.Contains(d.Detail(), "t/0 (offset 4, timestamp 2026-11-01T12:00:00.000Z"))
+		}
+		if found != want {
+			t.Errorf("%s group: the upper-bound warning %v, want %v (%v)", kind, found, want, diags)
+		}
+	}
 }
