@@ -62,7 +62,13 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 	if err != nil {
 		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
 	}
-	v, _ := conn.Version(wire.DescribeShareGroupOffsets) // below v1 the answer has no lag: Lag reads 0
+	v, served := conn.Version(wire.DescribeShareGroupOffsets) // below v1 the answer has no lag: Lag reads 0
+	if !served {
+		// Kafka 4.0 has share groups (early access) but no API to read their progress: nothing
+		// can say whether such a group has read a topic, so no answer is given (fail closed).
+		return nil, &UnsupportedError{What: fmt.Sprintf("%s: reading a share group's progress "+
+			"(DescribeShareGroupOffsets, API key 90, KIP-932) on broker %d", op, coordinator.id), Since: "4.1"}
+	}
 	m, err := conn.RoundTrip(ctx, req)
 	if err != nil {
 		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
@@ -162,7 +168,7 @@ func setOffset(m map[string]map[int]int64, topic string, partition int, offset i
 
 // shareLags puts a share group's lags, as its coordinator counts them, in place of latest − start
 // offset (groupPartition's rule, which counts the acknowledged records after the start offset
-// too). Where the broker gives no lag (Kafka 4.0 and 4.1), latest − start offset stays: an upper
+// too). Where the broker gives no lag (Kafka 4.1), latest − start offset stays: an upper
 // bound, never less than the records still to deliver. The start offset is never "out of range"
 // as a consumer's commit is: the broker moves it with the log start.
 func shareLags(partitions []GroupPartitionOffsets, lags map[int]int64) {

@@ -2,6 +2,8 @@ package kafkaclient
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +17,7 @@ import (
 // A share group without members whose start offset was set to 4 (kadm AlterShareGroupOffsets) on
 // a partition of 10 records, and never fetched from another: it exists (never "not found"), its
 // kind is share, the start offset reads as the commit and the lag is 6, from the broker (v1) or,
-// from a broker that answers no lag (DescribeShareGroupOffsets v0, Kafka 4.0 and 4.1), latest −
+// from a broker that answers no lag (DescribeShareGroupOffsets v0, Kafka 4.1), latest −
 // start offset; never 0. kafka_consumer_groups' read lists it with the same lag.
 func TestShareGroupOffsets(t *testing.T) {
 	for _, tc := range []struct {
@@ -64,5 +66,30 @@ func TestShareGroupOffsets(t *testing.T) {
 				t.Fatalf("groups %+v, want g: share, topics [t], total lag %d", groups, tc.wantLag)
 			}
 		})
+	}
+}
+
+// Kafka 4.0 lists share groups but does not serve DescribeShareGroupOffsets: reading one, alone or
+// among all groups, is an error that names the API and the release that serves it, not a share
+// group without progress (issue 30: the error said "the 90 API ... needs Apache Kafka 0.11").
+func TestShareGroupOffsetsUnserved(t *testing.T) {
+	versions := kversion.Stable()
+	versions.SetMaxKeyVersion(90, -1)
+	c := newCluster(t, kfake.SeedTopics(1, "t"), kfake.MaxVersions(versions))
+	var o kadm.Offsets
+	o.Add(kadm.Offset{Topic: "t", Partition: 0, At: 0, LeaderEpoch: -1})
+	// kfake's AlterShareGroupOffsets makes a share group ListGroups lists, as an early-access 4.0 does.
+	if res, err := kadm.NewClient(acctest.FakeClient(t, c)).AlterShareGroupOffsets(context.Background(), "g", o); err != nil || res.Error() != nil {
+		t.Fatalf("arrange the share group: %v %v", err, res.Error())
+	}
+	cl := newClient(t, c, 5*time.Second)
+	_, errOne := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
+	_, errAll := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{})
+	for name, err := range map[string]error{"GroupOffsets": errOne, "ConsumerGroups": errAll} {
+		var unsupported *UnsupportedError
+		if !errors.As(err, &unsupported) || !strings.Contains(err.Error(), "DescribeShareGroupOffsets, API key 90, KIP-932") ||
+			!strings.Contains(err.Error(), "needs Apache Kafka 4.1 or later") {
+			t.Errorf("%s: %v; want the unsupported DescribeShareGroupOffsets, Kafka 4.1", name, err)
+		}
 	}
 }

@@ -101,7 +101,8 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"coordinator counts it (DescribeShareGroupOffsets v1, KIP-1226, Kafka 4.2+; `LAG` of " +
 		"`kafka-share-groups.sh --describe`): the records from the start offset to the high watermark " +
 		"not yet acknowledged, so it may be less than `latest_offset - committed_offset` (records " +
-		"acknowledged out of order past the start offset do not count). On Kafka 4.0 and 4.1, which do " +
+		"acknowledged out of order past the start offset do not count). On Kafka 4.0, which does not serve " +
+		"DescribeShareGroupOffsets at all, reading a share group fails (`Unsupported by this broker`). On Kafka 4.1, which does " +
 		"not answer it, `latest_offset - committed_offset`: an upper bound, never less than what is left " +
 		"to deliver."},
 	"next_record_timestamp": nextRecordTimestampAttribute,

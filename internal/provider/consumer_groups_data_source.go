@@ -110,7 +110,8 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		"counting only positive lags (a commit past the log end does not cancel a backlog " +
 		"elsewhere). In offsets, not records: transaction markers count. For a share group, the sum of " +
 		"its share-partition lags as the broker counts them (DescribeShareGroupOffsets v1, KIP-1226, " +
-		"Kafka 4.2+; on 4.0 and 4.1, latest offset − share-partition start offset, an upper bound), as " +
+		"Kafka 4.2+; on 4.1, latest offset − share-partition start offset, an upper bound; Kafka 4.0 does not " +
+		"serve DescribeShareGroupOffsets, and the read fails while it lists share groups: Unsupported by this broker), as " +
 		"`kafka_consumer_group_offsets` reads them. `null` when `uncommitted_partitions` is above 0: the " +
 		"group is not caught up by an amount nobody knows, so `total_lag == 0` is false."},
 	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +

@@ -29,6 +29,7 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 		broker        *kafkaclient.BrokerError
 		timedOut      *kafkaclient.TimeoutError
 		groupMissing  *kafkaclient.GroupNotFoundError
+		unsupported   *kafkaclient.UnsupportedError
 	)
 	switch {
 	case addAuthError(diags, err): // TLS and SASL failures: provider_auth_diagnostics.go
@@ -36,6 +37,9 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 		diags.AddError("Not authorized to list every consumer group", err.Error()+". Grant the provider's "+
 			"principal the ACL operation DESCRIBE on the cluster (kafka-acls.sh --add --allow-principal User:NAME "+
 			"--operation Describe --cluster), or read a known group with kafka_consumer_group_offsets.")
+	case errors.As(err, &unsupported):
+		diags.AddError("Unsupported by this broker", err.Error()+". Upgrade the brokers to the release named, or "+
+			"leave out what needs it (on Kafka 4.0, share groups: a group_id_regex that does not match them).")
 	case errors.As(err, &groupMissing):
 		addErrorAt(diags, attrs.group, "Consumer group not found", err.Error()+
 			". Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")
