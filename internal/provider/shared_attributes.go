@@ -170,6 +170,7 @@ const (
 		"and no `committed_offset` `null` where records wait, in one value: " +
 		"`precondition { condition = ….caught_up; error_message = join(\"; \", ….not_caught_up) }`."
 	notCaughtUpDescription = "Why `caught_up` is `false`, one line per partition, sorted by topic then " +
-		"partition, each starting with `topic/partition: `; empty (`[]`, never `null`) when it is `true`. Safe " +
+		"partition, each starting with `topic/partition: ` (one line starting `no partition: ` where none was " +
+		"read); empty (`[]`, never `null`) when it is `true`. Safe " +
 		"to interpolate in an `error_message`: `join(\"; \", ….not_caught_up)`."
 )
