@@ -17,7 +17,7 @@ type TimeLag struct {
 	Next *NextRecord
 	// LagMs is the read's time minus Next's timestamp, in milliseconds: 0 when the group is caught
 	// up, and 0 too when Next's timestamp is later than the read's time (Ahead); nil without a
-	// commit where records wait (0 where none does), with a commit past the log end, and when Next
+	// commit where records wait (0 where none does), with a commit outside the log, and when Next
 	// has no timestamp (-1).
 	LagMs *int64
 	// Ahead: Next's timestamp is later than the read's time (the producer's clock runs ahead of
@@ -37,17 +37,19 @@ type NextRecord struct {
 }
 
 // nextFrom is where a consumer of the group resumes reading, and whether there is a record to
-// look for there: no commit, a commit at or past Latest (caught up, or past the log end) and a
-// lag of 0 have none. A commit before the log start resumes at the log start: the oldest unread
-// record that still exists (whatever auto.offset.reset then does, the records before it are
-// gone). A share group's lag is the broker's count of records not yet acknowledged, and its
+// look for there: no commit, a commit at or past Latest (caught up, or past the log end), a
+// commit before the log start and a lag of 0 have none. A consumer whose commit lies before the
+// log start is answered OFFSET_OUT_OF_RANGE and resumes where its auto.offset.reset points, at
+// the log start or at its end, which the cluster does not know: the age of what it reads next is
+// unknown (the log start's record would make a time gate pass for a consumer that skips the
+// whole log). A share group's lag is the broker's count of records not yet acknowledged, and its
 // start offset may stay behind records already acknowledged (Kafka 4.4 keeps it there): at lag 0
 // nothing waits, whatever the start offset's record says.
 func nextFrom(p GroupPartitionOffsets) (from int64, ok bool) {
-	if p.Committed == nil || *p.Committed >= p.Latest || (p.Lag != nil && *p.Lag == 0) {
+	if p.Committed == nil || *p.Committed >= p.Latest || *p.Committed < p.Earliest || (p.Lag != nil && *p.Lag == 0) {
 		return 0, false
 	}
-	return max(*p.Committed, p.Earliest), true
+	return *p.Committed, true
 }
 
 // setTimeLag applies the rule to p, with next the record found at nextFrom (nil: none below the
@@ -55,8 +57,8 @@ func nextFrom(p GroupPartitionOffsets) (from int64, ok bool) {
 func (p *GroupPartitionOffsets) setTimeLag(next *NextRecord, readAt time.Time) {
 	p.TimeLag = TimeLag{}
 	switch {
-	case p.Committed == nil && p.Earliest < p.Latest, p.Committed != nil && *p.Committed > p.LogEnd:
-		return // no commit where records wait; a commit past the log end is no position
+	case p.Committed == nil && p.Earliest < p.Latest, p.Committed != nil && (*p.Committed > p.LogEnd || *p.Committed < p.Earliest):
+		return // no commit where records wait; a commit outside the log is no position
 	case next == nil: // caught up, or no commit where no record waits: nothing to read below the log end
 		zero := int64(0)
 		p.LagMs = &zero
@@ -74,7 +76,7 @@ func (p *GroupPartitionOffsets) setTimeLag(next *NextRecord, readAt time.Time) {
 }
 
 // MaxTimeLag is the largest LagMs of partitions; nil when there is no partition, or when any
-// partition has no LagMs (no commit, a commit past the log end, a record without a timestamp):
+// partition has no LagMs (no commit, a commit outside the log, a record without a timestamp):
 // a gate on it must not pass over a partition whose age is unknown.
 func MaxTimeLag(partitions []GroupPartitionOffsets) *int64 {
 	if len(partitions) == 0 {

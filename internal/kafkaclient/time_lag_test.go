@@ -57,10 +57,11 @@ func TestTimeLagRule(t *testing.T) {
 			want: TimeLag{},
 		},
 		{
-			name: "commit before the log start: the oldest record that still exists",
-			p:    partition(ptr(2), 4, 10, 10), wantFrom: ptr(4),
-			next: &NextRecord{Offset: 4, TimestampMs: 1_800_000_050_000},
-			want: TimeLag{Next: &NextRecord{Offset: 4, TimestampMs: 1_800_000_050_000}, LagMs: ptr(10_000)},
+			// Where the consumer resumes is its auto.offset.reset's: the log start's young record
+			// must not pass a time gate for a consumer that skips to the end.
+			name: "commit before the log start: unknown",
+			p:    partition(ptr(2), 4, 10, 10),
+			want: TimeLag{},
 		},
 		{
 			name: "a record stamped after the read: 0, and said",

@@ -35,13 +35,14 @@ var nextRecordTimestampAttribute = schema.StringAttribute{
 	MarkdownDescription: "With `fetch_timestamps`: the timestamp of the first record a consumer of the group " +
 		"reads next under `isolation_level` (Fetch at the committed offset), as RFC 3339 in UTC with " +
 		"milliseconds (`\"2026-11-01T12:05:00.250Z\"`): the producer's CreateTime, or the broker's time of " +
-		"append on a topic with `message.timestamp.type=LogAppendTime`. A commit before the log start reads " +
-		"from the log start, the oldest record that still exists. For a share group, the record at the " +
+		"append on a topic with `message.timestamp.type=LogAppendTime`. For a share group, the record at the " +
 		"share-partition start offset, which Kafka may keep behind records already acknowledged: the record " +
 		"delivered next is at most this old (warning: `Share group time lag is an upper bound`); `null` where " +
 		"its `lag` is 0 (nothing waits; `time_lag_ms` is 0). " +
 		"`null` when the partition is caught up " +
-		"(nothing to read below the latest offset), has no commit, or the commit is past the log end; and " +
+		"(nothing to read below the latest offset), has no commit, or the commit lies outside the log (a " +
+		"consumer resets there per its `auto.offset.reset`, to the log start or to its end: which record it " +
+		"reads next is not in the cluster); and " +
 		"when that record has no timestamp (written by a client older than Kafka 0.10).",
 }
 
@@ -54,8 +55,9 @@ var timeLagMsAttribute = schema.Int64Attribute{
 		"Never negative: a `next_record_timestamp` later than the provider's clock (a producer's clock running " +
 		"ahead, or timestamps set by the application) gives `0` and a warning (`Record timestamps ahead of " +
 		"the clock`). `0` too without a commit on a partition that holds no record (nothing waits). `null` " +
-		"without a commit where records wait, with a commit past the log end, and when the record has no " +
-		"timestamp: its age is unknown.",
+		"without a commit where records wait, with a commit outside the log (past its end, or before its start: " +
+		"the consumer resumes where its `auto.offset.reset` points), and when the record has no timestamp: its " +
+		"age is unknown.",
 }
 
 // maxTimeLagMsDescription describes max_time_lag_ms, of a group (whose is said first).

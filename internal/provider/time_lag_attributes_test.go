@@ -191,8 +191,11 @@ data "kafka_consumer_group_offsets" %q {
 	})
 }
 
-// DeleteRecords past the commit: the oldest record the group has not read is the one at the new
-// log start (a consumer resumes there), not a record that no longer exists.
+// DeleteRecords past the commit: a consumer of the group is answered OFFSET_OUT_OF_RANGE and
+// resumes where its auto.offset.reset points (the new log start, or the log end: the cluster does
+// not say), so the age of what it reads next is unknown: time_lag_ms and max_time_lag_ms are null,
+// never the age of the log start's record, which would let a time gate pass for a consumer that
+// skips the whole log.
 func TestAccConsumerGroupOffsets_timeLagAfterDeleteRecords(t *testing.T) {
 	t.Parallel()
 	k := acctest.Connect(t)
@@ -202,9 +205,21 @@ func TestAccConsumerGroupOffsets_timeLagAfterDeleteRecords(t *testing.T) {
 	k.ProduceBatch(topic, 0, "zstd", t0, t0.Add(time.Second), t0.Add(2*time.Second), t0.Add(3*time.Second), t0.Add(4*time.Second))
 	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1}})
 	k.DeleteRecordsBefore(topic, 0, 3)
-	next := oracleNext(t, k, topic, 0, 1, 0, 3, t0.Add(3*time.Second))
-	testTimeLagRead(t, k, group, timedEntry{groupEntry{topic, 0, 1, 5}, next},
-		oracleAgrees{t: t, k: k, topic: topic, partition: 0, earliest: 3, latest: 5})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: timeLagConfig(t, group, ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				oracleAgrees{t: t, k: k, topic: topic, partition: 0, earliest: 3, latest: 5},
+				groupOracleAgrees{t: t, k: k, group: group, entries: []groupEntry{{topic, 0, 1, 5}}},
+				statecheck.ExpectKnownValue(groupAddr, tfjsonpath.New("partitions"), knownvalue.ListExact([]knownvalue.Check{
+					groupEntry{topic, 0, 1, 5}.checkTime(knownvalue.Null(), knownvalue.Null(), knownvalue.Bool(false)),
+				})),
+				statecheck.ExpectKnownValue(groupAddr, tfjsonpath.New("max_time_lag_ms"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(groupAddr, tfjsonpath.New("caught_up"), knownvalue.Bool(false)),
+			},
+		}},
+	})
 }
 
 // A principal that may DESCRIBE the group and the topic but not READ the topic: the Fetch of
