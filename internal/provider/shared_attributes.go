@@ -166,8 +166,9 @@ const (
 		"no commit and holds no record. `false` for anything else, each reason in `not_caught_up`: a `lag` above " +
 		"0; a commit past the log end or before the log start (consumers reset there per " +
 		"`auto.offset.reset`); no commit where records wait (a partition added since the group committed, or " +
-		"a member that has not committed yet); no partition at all. It is `total_lag == 0`, every `lag >= 0` " +
-		"and no `committed_offset` `null` where records wait, in one value: " +
+		"a member that has not committed yet); no partition at all. With at least one partition, it is " +
+		"`total_lag == 0`, every `lag >= 0`, no commit before the log start and no `committed_offset` `null` " +
+		"where records wait, in one value: " +
 		"`precondition { condition = ….caught_up; error_message = join(\"; \", ….not_caught_up) }`."
 	notCaughtUpDescription = "Why `caught_up` is `false`, one line per partition, sorted by topic then " +
 		"partition, each starting with `topic/partition: ` (one line starting `no partition: ` where none was " +
