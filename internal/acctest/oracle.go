@@ -88,7 +88,16 @@ func (k *Kafka) ProduceAt(topic string, partition int32, ts ...time.Time) {
 	k.t.Helper()
 	for _, at := range ts {
 		r := &kgo.Record{Topic: topic, Partition: partition, Value: []byte("record"), Timestamp: at}
-		if err := k.Kgo.ProduceSync(ctx(k.t), r).FirstErr(); err != nil {
+		// A partition added a moment ago (AddPartitions) may be missing from the producer's
+		// metadata for a moment more: the record is refused before it is sent, so asked again.
+		deadline := time.Now().Add(leadersWait)
+		err := k.Kgo.ProduceSync(ctx(k.t), r).FirstErr()
+		for err != nil && strings.Contains(err.Error(), "invalid record partitioning choice") && time.Now().Before(deadline) {
+			k.Kgo.ForceMetadataRefresh()
+			time.Sleep(200 * time.Millisecond)
+			err = k.Kgo.ProduceSync(ctx(k.t), r).FirstErr()
+		}
+		if err != nil {
 			k.t.Fatalf("produce to %s/%d: %v", topic, partition, err)
 		}
 	}

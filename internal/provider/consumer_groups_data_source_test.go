@@ -374,19 +374,7 @@ func TestAccConsumerGroups_describeOnlyOwnGroup(t *testing.T) {
 	k.CommitOffsets(other, map[string]map[int32]int64{topic: {0: 1}})
 	user, password := k.LimitedUser([]string{mine}, []string{topic})
 	config := func(selection string) string {
-		return fmt.Sprintf(`
-provider "kafka" {
-  bootstrap_servers = [%q]
-  sasl {
-    mechanism = "scram-sha-512"
-    username  = %q
-    password  = %q
-  }
-}
-data "kafka_consumer_groups" "test" {
-  %s
-}
-`, auth.SASLPlaintext, user, password, selection)
+		return limitedProvider(auth, user, password) + fmt.Sprintf("data \"kafka_consumer_groups\" \"test\" {\n  %s\n}\n", selection)
 	}
 	committed := knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("committed")})
 	resource.Test(t, resource.TestCase{

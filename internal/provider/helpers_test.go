@@ -125,11 +125,9 @@ func entryTopics(entries []groupEntry) []string {
 	return topics
 }
 
-// limitedGroupConfig reads group over SASL/SCRAM as a user of acctest's LimitedUser, with
-// extra arguments.
-func limitedGroupConfig(auth *acctest.AuthBroker, user, password, group string) func(extra string) string {
-	return func(extra string) string {
-		return fmt.Sprintf(`
+// limitedProvider is a provider block that reads over SASL/SCRAM as a user of acctest's LimitedUser.
+func limitedProvider(auth *acctest.AuthBroker, user, password string) string {
+	return fmt.Sprintf(`
 provider "kafka" {
   bootstrap_servers = [%q]
   sasl {
@@ -138,11 +136,18 @@ provider "kafka" {
     password  = %q
   }
 }
+`, auth.SASLPlaintext, user, password)
+}
+
+// limitedGroupConfig reads group as a user of acctest's LimitedUser, with extra arguments.
+func limitedGroupConfig(auth *acctest.AuthBroker, user, password, group string) func(extra string) string {
+	return func(extra string) string {
+		return limitedProvider(auth, user, password) + fmt.Sprintf(`
 data "kafka_consumer_group_offsets" "test" {
   group_id = %q
   %s
 }
-`, auth.SASLPlaintext, user, password, group, extra)
+`, group, extra)
 	}
 }
 

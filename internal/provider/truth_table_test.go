@@ -126,8 +126,7 @@ func TestAccGatingTruthTable(t *testing.T) {
 			provider := "provider \"kafka\" {}" // the recipes': KAFKA_BOOTSTRAP_SERVERS
 			if s.limited {
 				user, password := k.LimitedUser(nil, []string{topic})
-				provider = fmt.Sprintf("provider \"kafka\" {\n  bootstrap_servers = [%q]\n  sasl {\n    mechanism = \"scram-sha-512\"\n"+
-					"    username  = %q\n    password  = %q\n  }\n}\n", acctest.Auth(t).SASLPlaintext, user, password)
+				provider = limitedProvider(acctest.Auth(t), user, password)
 			}
 			runTruthRow(t, k, s, topic, group, provider)
 		})
