@@ -154,15 +154,7 @@ func (c *Client) cacheMetadata(ctx context.Context, topics []string) {
 	if err != nil {
 		return
 	}
-	got := make(map[string]*topicMetadata, len(missing))
-	for _, t := range missing {
-		got[t] = &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
-	}
-	for _, t := range res.Topics {
-		if md, ok := got[t.Name]; ok {
-			md.code, md.partitions = kafka.Error(t.ErrorCode), partitionsOf(t)
-		}
-	}
+	got := topicsOf(res, missing, started)
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	for t, md := range got {
@@ -178,13 +170,22 @@ func (c *Client) requestMetadata(ctx context.Context, topic string, started time
 	if err != nil {
 		return nil, err
 	}
-	md := &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
+	return topicsOf(res, []string{topic}, started)[topic], nil
+}
+
+// topicsOf is what a Metadata answer says of each of topics, requested at started: a topic the
+// answer leaves out does not exist (UNKNOWN_TOPIC_OR_PARTITION).
+func topicsOf(res *metadata.Response, topics []string, started time.Time) map[string]*topicMetadata {
+	out := make(map[string]*topicMetadata, len(topics))
+	for _, t := range topics {
+		out[t] = &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
+	}
 	for _, t := range res.Topics {
-		if t.Name == topic {
+		if md, ok := out[t.Name]; ok {
 			md.code, md.partitions = kafka.Error(t.ErrorCode), partitionsOf(t)
 		}
 	}
-	return md, nil
+	return out
 }
 
 func partitionsOf(t metadata.ResponseTopic) map[int32]partitionMetadata {
