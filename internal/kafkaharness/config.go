@@ -10,7 +10,8 @@ import (
 // Ports are a single node's loopback ports.
 type Ports struct {
 	Plaintext  int // clients, no authentication; also the inter-broker listener
-	Controller int // KRaft controller quorum
+	Controller int // KRaft controller quorum; 0 in ZooKeeper mode
+	ZooKeeper  int // ZooKeeper's client port in ZooKeeper mode, else 0
 	SSL        int // TLS, no client certificate asked
 	MTLS       int // TLS, ssl.client.auth=required (principal User:CN=tfacc-client)
 	SASL       int // SASL_PLAINTEXT: SASL without TLS
@@ -27,40 +28,54 @@ type serverConfig struct {
 	extra string // lines appended verbatim (KAFKA_EXTRA_PROPERTIES)
 }
 
-// singleNodeProperties are kafka.sh write_config's settings for one KRaft node
-// (broker and controller in one JVM).
+// singleNodeProperties are the settings of the single node: KRaft (broker and
+// controller in one JVM), or a ZooKeeper-mode broker when c.zooKeeper is set.
 func singleNodeProperties(c serverConfig) string {
 	client := fmt.Sprintf("PLAINTEXT://127.0.0.1:%d,SSL://127.0.0.1:%d,MTLS://127.0.0.1:%d,"+
 		"SASL_PLAINTEXT://127.0.0.1:%d,SASL_SSL://127.0.0.1:%d",
 		c.ports.Plaintext, c.ports.SSL, c.ports.MTLS, c.ports.SASL, c.ports.SASLSSL)
-	lines := []string{
-		"# Written by internal/kafkaharness: single-node KRaft broker for tests.",
-		"process.roles=broker,controller",
-		"node.id=1",
-		// A static voter set works on every KRaft release (3.3 .. 4.x); the
-		// dynamic quorum (--standalone) would need 3.9+.
-		fmt.Sprintf("controller.quorum.voters=1@127.0.0.1:%d", c.ports.Controller),
-		"controller.listener.names=CONTROLLER",
-		fmt.Sprintf("listeners=%s,CONTROLLER://127.0.0.1:%d", client, c.ports.Controller),
+	protocols := "PLAINTEXT:PLAINTEXT,SSL:SSL,MTLS:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"
+	var lines []string
+	if c.ports.ZooKeeper != 0 {
+		lines = []string{
+			"# Written by internal/kafkaharness: single ZooKeeper-mode broker for tests.",
+			"broker.id=1",
+			fmt.Sprintf("zookeeper.connect=127.0.0.1:%d", c.ports.ZooKeeper),
+			"listeners=" + client,
+		}
+	} else {
+		lines = []string{
+			"# Written by internal/kafkaharness: single-node KRaft broker for tests.",
+			"process.roles=broker,controller",
+			"node.id=1",
+			// A static voter set works on every KRaft release (3.3 .. 4.x); the
+			// dynamic quorum (--standalone) would need 3.9+.
+			fmt.Sprintf("controller.quorum.voters=1@127.0.0.1:%d", c.ports.Controller),
+			"controller.listener.names=CONTROLLER",
+			fmt.Sprintf("listeners=%s,CONTROLLER://127.0.0.1:%d", client, c.ports.Controller),
+		}
+		protocols = "CONTROLLER:PLAINTEXT," + protocols
+	}
+	lines = append(lines,
 		// Each advertised, so that kafka-go stays on the listener it bootstrapped from.
-		"advertised.listeners=" + client,
+		"advertised.listeners="+client,
 		"inter.broker.listener.name=PLAINTEXT",
-		"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL,MTLS:SSL," +
-			"SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
+		"listener.security.protocol.map="+protocols,
 		// PEM key store and trust store (Kafka 2.7+), made by makeCerts.
 		"ssl.keystore.type=PEM",
-		"ssl.keystore.location=" + c.tls.Keystore,
+		"ssl.keystore.location="+c.tls.Keystore,
 		"ssl.truststore.type=PEM",
-		"ssl.truststore.location=" + c.tls.CA,
+		"ssl.truststore.location="+c.tls.CA,
 		"ssl.client.auth=none",
 		"listener.name.mtls.ssl.client.auth=required",
 		"sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER",
-	}
+	)
 	lines = append(lines, saslJAAS(c.sasl)...)
 	lines = append(lines, "num.network.threads=2", "num.io.threads=2")
 	lines = append(lines, sharedProperties(c.dir, 1)...)
 	if c.acls {
-		lines = append(lines, authorizer("User:ANONYMOUS;User:"+SASLUser+";User:CN="+ClientCN+";User:"+OAuthPrincipal)...)
+		lines = append(lines, authorizer(c.ports.ZooKeeper != 0,
+			"User:ANONYMOUS;User:"+SASLUser+";User:CN="+ClientCN+";User:"+OAuthPrincipal)...)
 	}
 	return withExtra(lines, c.extra)
 }
@@ -100,7 +115,7 @@ func clusterNodeProperties(c clusterConfig) string {
 	}
 	lines = append(lines, sharedProperties(c.dir, c.brokers)...)
 	if c.acls {
-		lines = append(lines, authorizer("User:ANONYMOUS")...)
+		lines = append(lines, authorizer(false, "User:ANONYMOUS")...)
 	}
 	return withExtra(lines, c.extra)
 }
@@ -145,11 +160,13 @@ func sharedProperties(dir string, brokers int) []string {
 
 // authorizer: ACL APIs answer SECURITY_DISABLED without one; with every test
 // principal a super user, ACLs can be made but never deny (kafka.sh KAFKA_ACLS=1).
-func authorizer(superUsers string) []string {
-	return []string{
-		"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-		"super.users=" + superUsers,
+// ZooKeeper mode has its own authorizer (ACLs in ZooKeeper), with the same rules.
+func authorizer(zooKeeper bool, superUsers string) []string {
+	class := "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+	if zooKeeper {
+		class = "kafka.security.authorizer.AclAuthorizer"
 	}
+	return []string{"authorizer.class.name=" + class, "super.users=" + superUsers}
 }
 
 // withExtra appends KAFKA_EXTRA_PROPERTIES verbatim and joins the lines.

@@ -29,7 +29,13 @@ func unsecuredJWS(sub string) string {
 // enabled (SCRAM users exist from the format on), and refuse a wrong password.
 func TestSASLListenersLogInTestUser(t *testing.T) {
 	t.Parallel()
-	s := startSingle(t)
+	assertSASLLogins(t, startSingle(t))
+}
+
+// assertSASLLogins checks the single node's SASL listeners: every mechanism
+// logs the test user in, a wrong password is refused.
+func assertSASLLogins(t *testing.T, s *Cluster) {
+	t.Helper()
 	user, pw := s.SASL.User, s.SASL.Password
 	for _, tc := range []struct {
 		name    string

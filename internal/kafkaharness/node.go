@@ -25,7 +25,8 @@ const (
 // Node is one Kafka JVM, known by its pid, so that any process can act on it
 // (a test restarting a broker of a cluster that the command started): the
 // state file records it. A pid is trusted only while /proc says it runs
-// kafka.Kafka on this node's server.properties, which guards against reuse.
+// kafka.Kafka on this node's server.properties (ZooKeeper's main class on its
+// config), which guards against reuse.
 type Node struct {
 	ID   int32    `json:"id"`
 	Role string   `json:"role"`
@@ -36,7 +37,7 @@ type Node struct {
 }
 
 // IsBroker says whether the node serves clients (the single node does too).
-func (n *Node) IsBroker() bool { return n.Role != RoleController }
+func (n *Node) IsBroker() bool { return n.Role != RoleController && n.Role != RoleZooKeeper }
 
 // Addr is the node's first listener on loopback.
 func (n *Node) Addr() string { return addr(n.Port) }
@@ -44,7 +45,14 @@ func (n *Node) Addr() string { return addr(n.Port) }
 // LogPath is the node's log (stdout and stderr of every launch, appended).
 func (n *Node) LogPath() string { return filepath.Join(n.Dir, "broker.log") }
 
-func (n *Node) configPath() string { return filepath.Join(n.Dir, "server.properties") }
+// mainAndConfig is the end of the node's command line, its main class and
+// config file ("kafka.Kafka\x00<dir>/server.properties"), as /proc shows it.
+func (n *Node) mainAndConfig() string {
+	if len(n.Args) < 2 {
+		return "\x00" // no launch command: matches no process
+	}
+	return n.Args[len(n.Args)-2] + "\x00" + n.Args[len(n.Args)-1]
+}
 
 // launchArgs is the java command line for a node: heap, GC and log options,
 // class path, and its config.
@@ -106,7 +114,7 @@ func (n *Node) Running() bool {
 		return false
 	}
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", n.Pid))
-	return err == nil && strings.Contains(string(cmdline), "kafka.Kafka\x00"+n.configPath())
+	return err == nil && strings.Contains(string(cmdline), n.mainAndConfig())
 }
 
 // Paused reports whether the node is stopped by SIGSTOP.

@@ -43,6 +43,9 @@ func (c *Cluster) waitNode(ctx context.Context, n *Node, want []int32) error {
 func askNode(ctx context.Context, n *Node, want []int32) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
+	if n.Role == RoleZooKeeper {
+		return zooKeeperServes(ctx, n.Addr())
+	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(n.Addr()), kgo.DialTimeout(time.Second), kgo.RequestRetries(0),
 		kgo.RequestTimeoutOverhead(time.Second))
 	if err != nil {

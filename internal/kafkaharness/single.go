@@ -34,7 +34,11 @@ type Options struct {
 	Detached bool
 	// Tiered is tiered storage (KIP-405) on the single node, the remote tier in
 	// RemoteDir (KAFKA_TIERED=1); a cluster of brokers refuses it, as kafka.sh did.
-	Tiered     bool
+	Tiered bool
+	// ZooKeeper runs the single node in ZooKeeper mode (Kafka 3.x only) beside
+	// a standalone ZooKeeper server (KAFKA_ZOOKEEPER=1), with the same
+	// listeners, users and authorizer rules as in KRaft mode.
+	ZooKeeper  bool
 	rsmClasses string // FileRemoteStorage's class dir, set by Start when Tiered
 }
 
@@ -82,6 +86,11 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	o = o.withDefaults()
 	if o.Brokers < 1 || o.Brokers > 9 {
 		return nil, fmt.Errorf("brokers must be 1 to 9, not %d", o.Brokers)
+	}
+	if o.ZooKeeper {
+		if err := zooKeeperMode(o); err != nil {
+			return nil, err
+		}
 	}
 	libs, err := Jars(ctx, o)
 	if err != nil {
@@ -152,6 +161,14 @@ func startOnce(ctx context.Context, o Options, libs string) (*Cluster, error) {
 	if err == nil && o.Tiered {
 		err = c.waitTiered(ctx)
 	}
+	if err == nil && o.ZooKeeper {
+		wait, cancel := context.WithTimeout(ctx, c.Timeout)
+		err = c.afterZooKeeperStart(wait)
+		cancel()
+		if err == nil {
+			err = c.save() // with the cluster id now known
+		}
+	}
 	if err == nil {
 		return c, nil
 	}
@@ -178,6 +195,9 @@ func prepareSingle(ctx context.Context, o Options, libs, dir string) (*Cluster, 
 		return nil, err
 	}
 	ports := Ports{Plaintext: p[0], Controller: p[1], SSL: p[2], MTLS: p[3], SASL: p[4], SASLSSL: p[5]}
+	if o.ZooKeeper {
+		ports.Controller, ports.ZooKeeper = 0, p[1]
+	}
 	cred := newCredentials()
 	tls, err := makeCerts(dir)
 	if err != nil {
@@ -192,12 +212,20 @@ func prepareSingle(ctx context.Context, o Options, libs, dir string) (*Cluster, 
 	if err != nil {
 		return nil, err
 	}
-	id := clusterID()
-	if err := formatStorage(ctx, libs, logOpt, dir, id, &cred); err != nil {
-		return nil, err
+	id := "" // ZooKeeper mode: the broker registers in ZooKeeper, which names the cluster
+	if !o.ZooKeeper {
+		id = clusterID()
+		if err := formatStorage(ctx, libs, logOpt, dir, id, scramCred(o.Version, cred)); err != nil {
+			return nil, err
+		}
 	}
 	c := newCluster(o, libs, dir, id)
 	c.Ports, c.TLS, c.SASL = ports, tls, cred
+	if o.ZooKeeper {
+		if err := c.prepareZooKeeper(logOpt, ports.ZooKeeper); err != nil {
+			return nil, err
+		}
+	}
 	c.add(&Node{ID: 1, Role: RoleCombined, Dir: dir, Port: ports.Plaintext, Args: launchArgs(c.java, o.Heap, logOpt, libs, dir)})
 	return c, nil
 }

@@ -160,7 +160,8 @@ func (c *Cluster) clearState() error {
 // Env is the variables `run` gives its command and `env` prints (kafka.sh's
 // contract): KAFKA_BOOTSTRAP_SERVERS (every broker), KAFKA_BROKER_IDS,
 // KAFKA_BROKER_<id>_ADDR, and the single node's TLS/SASL listeners and test
-// identities or a cluster's KAFKA_CONTROLLER_ADDR; then KAFKA_BROKER_LOG
+// identities or a cluster's KAFKA_CONTROLLER_ADDR (KAFKA_ZOOKEEPER_CONNECT in
+// ZooKeeper mode); then KAFKA_BROKER_LOG
 // (every node's log, ':'-separated), KAFKA_LIBS and KAFKA_STATE_DIR.
 func (c *Cluster) Env() []string {
 	var ids []string
@@ -185,7 +186,9 @@ func (c *Cluster) Env() []string {
 	for _, id := range c.Brokers {
 		env = append(env, fmt.Sprintf("KAFKA_BROKER_%d_ADDR=%s", id, c.Nodes[id].Addr()))
 	}
-	if n := c.Nodes[ControllerID]; n != nil {
+	if n := c.Nodes[ControllerID]; n != nil && n.Role == RoleZooKeeper {
+		env = append(env, "KAFKA_ZOOKEEPER_CONNECT="+n.Addr())
+	} else if n != nil {
 		env = append(env, "KAFKA_CONTROLLER_ADDR="+n.Addr())
 	}
 	env = append(env, "KAFKA_BROKER_LOG="+strings.Join(c.Logs(), ":"), "KAFKA_LIBS="+c.Libs)

@@ -24,7 +24,8 @@
 // listeners; 2..9: a controller and N brokers, PLAINTEXT only),
 // KAFKA_HEAP_OPTS, KAFKA_CONTROLLER_HEAP_OPTS, KAFKA_START_TIMEOUT (seconds),
 // KAFKA_ACLS=0, KAFKA_EXTRA_PROPERTIES, KAFKA_KEEP_WORKDIR=1, KAFKA_TIERED=1 (tiered
-// storage on the single node). stdout carries
+// storage on the single node), KAFKA_ZOOKEEPER=1 (the single node in ZooKeeper
+// mode beside a ZooKeeper server, node 100; Kafka 3.x). stdout carries
 // only results; progress goes to stderr.
 package main
 
@@ -122,6 +123,7 @@ func options() (kafkaharness.Options, error) {
 		Extra:          os.Getenv("KAFKA_EXTRA_PROPERTIES"),
 		KeepDir:        os.Getenv("KAFKA_KEEP_WORKDIR") == "1",
 		Tiered:         os.Getenv("KAFKA_TIERED") == "1",
+		ZooKeeper:      os.Getenv("KAFKA_ZOOKEEPER") == "1",
 		StateDir:       os.Getenv("KAFKA_STATE_DIR"),
 	}
 	if o.StateDir == "" {
@@ -141,8 +143,6 @@ func options() (kafkaharness.Options, error) {
 		}
 		o.Brokers = n
 	}
-	// TODO(issue 20): KAFKA_TIERED=1 and streams-app, once tiered.go and
-	// streams.go (branch wip-20tiered) are merged.
 	return o, nil
 }
 
