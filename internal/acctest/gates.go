@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -25,10 +24,7 @@ import (
 // exports as KAFKA_LIBS), with parse.key=true and "|" between key and value.
 func JavaProduceKeyed(t testing.TB, topic string, keys []string) {
 	t.Helper()
-	libs := os.Getenv("KAFKA_LIBS")
-	if libs == "" {
-		t.Skip("KAFKA_LIBS is not set: run under tools/kafka.sh run (make testacc), which exports the broker's jars")
-	}
+	libs, class := kafkaLibs(t), ToolClass(t, "ConsoleProducer")
 	var input bytes.Buffer
 	for _, k := range keys {
 		if strings.ContainsAny(k, "|\n") {
@@ -36,26 +32,16 @@ func JavaProduceKeyed(t testing.TB, topic string, keys []string) {
 		}
 		fmt.Fprintf(&input, "%s|value of %s\n", k, k)
 	}
-	// Kafka 4 moved the tool from kafka.tools (Scala) to org.apache.kafka.tools.
-	var lastErr error
-	for _, class := range []string{"org.apache.kafka.tools.ConsoleProducer", "kafka.tools.ConsoleProducer"} {
-		c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		cmd := exec.CommandContext(c, "java", "-Xmx128m", "-XX:TieredStopAtLevel=1",
-			"-cp", filepath.Join(libs, "*"), class,
-			"--bootstrap-server", strings.Join(BootstrapServers(t), ","), "--topic", topic,
-			"--property", "parse.key=true", "--property", "key.separator=|")
-		cmd.Stdin = bytes.NewReader(input.Bytes())
-		out, err := cmd.CombinedOutput()
-		cancel()
-		if err == nil {
-			return
-		}
-		lastErr = fmt.Errorf("%s: %w\n%s", class, err, out)
-		if !bytes.Contains(out, []byte("ClassNotFoundException")) && !bytes.Contains(out, []byte("Could not find or load main class")) {
-			break
-		}
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(c, "java", "-Xmx128m", "-XX:TieredStopAtLevel=1",
+		"-cp", filepath.Join(libs, "*"), class,
+		"--bootstrap-server", strings.Join(BootstrapServers(t), ","), "--topic", topic,
+		"--property", "parse.key=true", "--property", "key.separator=|")
+	cmd.Stdin = bytes.NewReader(input.Bytes())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("kafka-console-producer (%s): %v\n%s", class, err, out)
 	}
-	t.Fatalf("kafka-console-producer: %v", lastErr)
 }
 
 // KeyPartitions reads topic from the start with franz-go until it has n records and returns the

@@ -301,9 +301,11 @@ func (k *Kafka) WaitForNextGenGroup(group, state string) {
 }
 
 // LimitedUser creates a SCRAM-SHA-512 user that may only DESCRIBE the given groups and topics
-// (the broker runs an ACL authorizer) and returns its name and password.
+// (the broker runs an ACL authorizer) and returns its name and password. The test is skipped where
+// the brokers keep no SCRAM credentials (SCRAMMissing: KRaft before Kafka 3.5).
 func (k *Kafka) LimitedUser(groups, topics []string) (user, password string) {
 	k.t.Helper()
+	k.RequireSCRAM()
 	name := TopicName(k.t, "")
 	user, password = "tfacc-limited-"+name[len(name)-8:], "limited-password"
 	res, err := k.Admin.AlterUserSCRAMs(ctx(k.t), nil, []kadm.UpsertSCRAM{{

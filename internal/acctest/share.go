@@ -107,7 +107,7 @@ func (k *Kafka) runJavaTool(class string, args ...string) (string, error) {
 // has Kafka's console share consumer acknowledge n records of topic, then leave.
 func (k *Kafka) ShareConsume(group, topic string, n int) {
 	k.t.Helper()
-	k.javaTool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "groups", "--entity-name", group,
+	k.javaTool(ToolClass(k.t, "ConfigCommand"), "--entity-type", "groups", "--entity-name", group,
 		"--alter", "--add-config", "share.auto.offset.reset=earliest")
 	k.javaTool("org.apache.kafka.tools.consumer.ConsoleShareConsumer", "--topic", topic, "--group", group,
 		"--max-messages", strconv.Itoa(n))

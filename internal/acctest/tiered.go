@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -67,19 +66,15 @@ type ToolOffset struct {
 	Unsupported bool   // it reported UnsupportedVersionException: the broker is too old for the time
 }
 
-// GetOffsetShell asks Kafka's own kafka-get-offsets.sh (org.apache.kafka.tools.GetOffsetShell, from
-// the jars tools/kafka.sh exports as KAFKA_LIBS) for topic/partition at --time at (-1 to -6, or
-// milliseconds).
+// GetOffsetShell asks Kafka's own kafka-get-offsets.sh (GetOffsetShell, from the jars tools/kafka.sh
+// exports as KAFKA_LIBS) for topic/partition at --time at (-1 to -6, or milliseconds).
 func GetOffsetShell(t testing.TB, topic string, partition int32, at int64) ToolOffset {
 	t.Helper()
-	libs := os.Getenv("KAFKA_LIBS")
-	if libs == "" {
-		t.Skip("KAFKA_LIBS is not set: run under tools/kafka.sh run (make testacc), which exports the broker's jars")
-	}
+	libs, class := kafkaLibs(t), ToolClass(t, "GetOffsetShell")
 	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	out, err := exec.CommandContext(c, "java", "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", filepath.Join(libs, "*"),
-		"org.apache.kafka.tools.GetOffsetShell", "--bootstrap-server", strings.Join(BootstrapServers(t), ","),
+		class, "--bootstrap-server", strings.Join(BootstrapServers(t), ","),
 		"--topic", topic, "--partitions", strconv.Itoa(int(partition)), "--time", strconv.FormatInt(at, 10)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("kafka-get-offsets --time %d: %v\n%s", at, err, out)

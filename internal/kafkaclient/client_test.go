@@ -168,6 +168,7 @@ func (m *countedMechanism) Start(ctx context.Context) (sasl.StateMachine, []byte
 func TestAccOneLoginPerBroker(t *testing.T) {
 	auth := acctest.Auth(t)
 	k := acctest.Connect(t)
+	k.RequireSCRAM()
 	topic := k.CreateTopic(acctest.TopicName(t, "logins"), 20, nil)
 	k.Produce(topic, 3, 5)
 

@@ -160,7 +160,7 @@ func (e readerEntry) check(k *acctest.Kafka) knownvalue.Check {
 		"group_id":               knownvalue.StringExact(e.id),
 		"state":                  knownvalue.StringExact(e.state),
 		"protocol_type":          knownvalue.StringExact(e.protocolType),
-		"group_type":             knownvalue.StringExact(e.groupType),
+		"group_type":             groupTypeCheck(k, e.groupType),
 		"topics":                 strs(e.topics),
 		"listed_because":         strs(e.because),
 		"uncommitted_partitions": knownvalue.Int64Exact(e.uncommitted),

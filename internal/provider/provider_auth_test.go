@@ -50,6 +50,7 @@ func TestAccAuth_eachMechanismAndTLSMode(t *testing.T) {
 		{name: "SASL_SSL OAUTHBEARER static token", addr: b.SASLSSL, blocks: tlsBlock + oauthStatic},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			skipWithoutSCRAM(t, k, tc.blocks)
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 				Steps: []resource.TestStep{{
@@ -81,6 +82,7 @@ data "kafka_partition_offsets" "test" {
 `, addr, topic)
 	}
 	t.Run("SASL_SSL, SCRAM-SHA-512, CA file path", func(t *testing.T) {
+		skipWithoutSCRAM(t, k, "scram")
 		t.Setenv(EnvEnableTLS, "true")
 		t.Setenv(EnvCACert, b.CAFile)
 		t.Setenv(EnvSASLMechanism, "scram-sha512")
@@ -357,7 +359,7 @@ resource "terraform_data" "secret" {
 provider "kafka" {
   bootstrap_servers = [%q]
   sasl {
-    mechanism = "scram-sha-256"
+    mechanism = "plain"
     username  = %q
     password  = terraform_data.secret.output
   }

@@ -26,15 +26,17 @@ import (
 // local disk. Expected values are checked against Kafka's own kafka-get-offsets.sh first.
 
 // toolSays fails the test unless kafka-get-offsets.sh --time at prints want (nil: no offset), and
-// returns the value the provider must show for it. With tooOldOK, a broker too old for the time
-// (the tool reports UnsupportedVersionException) passes too, and the provider must show null.
-func toolSays(t *testing.T, topic string, at int64, want *int64, tooOldOK bool) knownvalue.Check {
+// returns the value the provider must show for it. For a special timestamp (-3 to -6) that the
+// brokers' ApiVersions answer says they are too old for (ListOffsets below the version Kafka added
+// it in), the tool is not asked (such a broker reads it as an ordinary timestamp) and the provider
+// must show null, as it documents.
+func toolSays(t *testing.T, k *acctest.Kafka, topic string, at int64, want *int64) knownvalue.Check {
 	t.Helper()
-	got := acctest.GetOffsetShell(t, topic, 0, at)
-	if got.Unsupported && tooOldOK {
-		t.Logf("kafka-get-offsets --time %d: the broker is too old for it", at)
+	if need := acctest.ListOffsetsVersionFor(at); need > 0 && k.ListOffsetsVersion() < need {
+		t.Logf("--time %d needs ListOffsets v%d; the brokers serve up to v%d: null", at, need, k.ListOffsetsVersion())
 		return knownvalue.Null()
 	}
+	got := acctest.GetOffsetShell(t, topic, 0, at)
 	if got.Unsupported || show(got.Offset) != show(want) {
 		t.Fatalf("kafka-get-offsets --time %d printed %s (unsupported: %v), the test expects %s", at, show(got.Offset), got.Unsupported, show(want))
 	}
@@ -63,17 +65,18 @@ func ptr(v int64) *int64 { return &v }
 
 // A topic without remote storage, records 0 to 4, DeleteRecords before 2: every record is
 // local, so earliest_local_offset is earliest_offset (2), and nothing is tiered (the broker
-// answers -1 for -5 and, from Kafka 4.2, for -6; 3.9 is not asked -6). Without tiered_offsets
-// the three are null.
+// answers -1 for -5 and -6). A broker too old for one of them (ListOffsets in its ApiVersions
+// answer: -4 from Kafka 3.5, -5 from 3.9, -6 from 4.2) is not asked it, and that attribute is
+// null. Without tiered_offsets the three are null.
 func TestAccPartitionOffsets_tieredOffsetsPlainTopic(t *testing.T) {
 	t.Parallel()
 	k := acctest.Connect(t)
 	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
 	k.Produce(topic, 0, 5)
 	k.DeleteRecordsBefore(topic, 0, 2)
-	local := toolSays(t, topic, -4, ptr(2), false)
-	tiered := toolSays(t, topic, -5, nil, false)
-	pending := toolSays(t, topic, -6, nil, true)
+	local := toolSays(t, k, topic, -4, ptr(2))
+	tiered := toolSays(t, k, topic, -5, nil)
+	pending := toolSays(t, k, topic, -6, nil)
 
 	const asked, plain = "data.kafka_partition_offsets.tiered", "data.kafka_partition_offsets.plain"
 	resource.Test(t, resource.TestCase{
@@ -216,12 +219,12 @@ func TestAccTieredStorage_closedSegmentsOnlyRemote(t *testing.T) {
 	k.WaitForTiering(topic, 0, 92, 2*time.Minute)
 
 	at := base.Add(10 * time.Second) // offset 10, in remote storage only
-	earliest := toolSays(t, topic, -2, ptr(0), false)
-	local := toolSays(t, topic, -4, ptr(92), false)
-	tiered := toolSays(t, topic, -5, ptr(91), false)
-	pending := toolSays(t, topic, -6, ptr(92), true) // Kafka 3.9: too old
-	atTime := toolSays(t, topic, at.UnixMilli(), ptr(10), false)
-	toolSays(t, topic, -3, ptr(99), false)
+	earliest := toolSays(t, k, topic, -2, ptr(0))
+	local := toolSays(t, k, topic, -4, ptr(92))
+	tiered := toolSays(t, k, topic, -5, ptr(91))
+	pending := toolSays(t, k, topic, -6, ptr(92)) // null on Kafka 3.9: ListOffsets v11 is 4.2's
+	atTime := toolSays(t, k, topic, at.UnixMilli(), ptr(10))
+	toolSays(t, k, topic, -3, ptr(99))
 
 	const part, whole = "data.kafka_partition_offsets.test", "data.kafka_topic_offsets.test"
 	resource.Test(t, resource.TestCase{
