@@ -27,7 +27,7 @@ func (k *Kafka) minMaxVersion(key kmsg.Key) (int16, bool) {
 	return lowest, true
 }
 
-// ListsGroupTypes reports whether the brokers say each group's type: ListGroups v5 (KIP-848,
+// ListsGroupTypes reports whether the brokers say each group's type: ListGroups v5 (KIP-1043,
 // Kafka 3.8) carries it; before, kafka_consumer_groups' group_type is null.
 func (k *Kafka) ListsGroupTypes() bool {
 	k.t.Helper()

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -226,7 +227,7 @@ func (e groupsEntry) check(k *acctest.Kafka, maxTimeLag, because knownvalue.Chec
 }
 
 // listedType is the group type ListGroups answers for a group of type want: want where the brokers
-// serve ListGroups v5 (KIP-848, Kafka 3.8), "" before.
+// serve ListGroups v5 (KIP-1043, Kafka 3.8), "" before.
 func listedType(k *acctest.Kafka, want string) string {
 	if !k.ListsGroupTypes() {
 		return ""
@@ -407,16 +408,18 @@ func authTopic(t *testing.T) (*acctest.Kafka, string) {
 	return k, topic
 }
 
-// skipWithoutSCRAM skips t when the provider blocks log in with SCRAM and the brokers keep no SCRAM
-// credentials (acctest's SCRAMMissing: KRaft before Kafka 3.5).
-func skipWithoutSCRAM(t *testing.T, k *acctest.Kafka, blocks string) {
-	t.Helper()
-	if !strings.Contains(strings.ToLower(blocks), "scram") {
-		return
+// scramStep is step where the brokers keep SCRAM credentials or blocks log in otherwise. Where they
+// keep none (acctest's SCRAMMissing: KRaft before Kafka 3.5), a SCRAM login with the right password
+// is refused as any wrong one is, and the step expects that error instead of its checks.
+func scramStep(k *acctest.Kafka, blocks string, step resource.TestStep) resource.TestStep {
+	if !strings.Contains(strings.ToLower(blocks), "scram") || k.SCRAMMissing() == "" {
+		return step
 	}
-	if reason := k.SCRAMMissing(); reason != "" {
-		t.Skip(reason)
-	}
+	step.ConfigStateChecks = nil
+	step.ExpectError = errorLike("Kafka authentication failed", "the broker says",
+		"Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-",
+		"Check username and password")
+	return step
 }
 
 // authConfig is a provider block with the given address and inner blocks, and one data source.

@@ -50,13 +50,12 @@ func TestAccAuth_eachMechanismAndTLSMode(t *testing.T) {
 		{name: "SASL_SSL OAUTHBEARER static token", addr: b.SASLSSL, blocks: tlsBlock + oauthStatic},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			skipWithoutSCRAM(t, k, tc.blocks)
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
-				Steps: []resource.TestStep{{
+				Steps: []resource.TestStep{scramStep(k, tc.blocks, resource.TestStep{
 					Config:            authConfig(tc.addr, tc.blocks, topic),
 					ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 2, 5),
-				}},
+				})},
 			})
 		})
 	}
@@ -82,7 +81,6 @@ data "kafka_partition_offsets" "test" {
 `, addr, topic)
 	}
 	t.Run("SASL_SSL, SCRAM-SHA-512, CA file path", func(t *testing.T) {
-		skipWithoutSCRAM(t, k, "scram")
 		t.Setenv(EnvEnableTLS, "true")
 		t.Setenv(EnvCACert, b.CAFile)
 		t.Setenv(EnvSASLMechanism, "scram-sha512")
@@ -90,8 +88,8 @@ data "kafka_partition_offsets" "test" {
 		t.Setenv(EnvSASLPassword, b.Password)
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: protoV6ProviderFactories,
-			Steps: []resource.TestStep{{Config: config(b.SASLSSL),
-				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 2, 5)}},
+			Steps: []resource.TestStep{scramStep(k, "scram", resource.TestStep{Config: config(b.SASLSSL),
+				ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 2, 5)})},
 		})
 	})
 	t.Run("mutual TLS, PEM text", func(t *testing.T) {
