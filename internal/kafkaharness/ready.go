@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"time"
 
@@ -23,7 +24,7 @@ var errExited = errors.New("exited during startup")
 func (c *Cluster) waitNode(ctx context.Context, n *Node, want []int32) error {
 	var last error
 	for {
-		last = askNode(ctx, n, want)
+		last = askNode(ctx, n, want, c.Version)
 		if last == nil {
 			return nil
 		}
@@ -38,13 +39,25 @@ func (c *Cluster) waitNode(ctx context.Context, n *Node, want []int32) error {
 	}
 }
 
-// askNode asks n once, on a new connection bounded as a whole (kgo bounds a
-// connection's ApiVersions handshake by its own overhead, not by ctx).
-func askNode(ctx context.Context, n *Node, want []int32) error {
+// askNode asks n, a node of Kafka version, once, on a new connection bounded
+// as a whole (kgo bounds a connection's ApiVersions handshake by its own
+// overhead, not by ctx).
+func askNode(ctx context.Context, n *Node, want []int32, version string) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if n.Role == RoleZooKeeper {
+	switch {
+	case n.Role == RoleZooKeeper:
 		return zooKeeperServes(ctx, n.Addr())
+	case n.Role == RoleController && !atLeast(version, 3, 7):
+		// A controller answers clients from Kafka 3.7 on (KIP-919); before, its
+		// listener open is all it says, and the brokers' metadata, which needs
+		// an active controller, says the rest.
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, "tcp", n.Addr())
+		if err == nil {
+			conn.Close()
+		}
+		return err
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(n.Addr()), kgo.DialTimeout(time.Second), kgo.RequestRetries(0),
 		kgo.RequestTimeoutOverhead(time.Second))

@@ -84,13 +84,8 @@ func addr(port int) string {
 // nothing is left running.
 func Start(ctx context.Context, o Options) (*Cluster, error) {
 	o = o.withDefaults()
-	if o.Brokers < 1 || o.Brokers > 9 {
-		return nil, fmt.Errorf("brokers must be 1 to 9, not %d", o.Brokers)
-	}
-	if o.ZooKeeper {
-		if err := zooKeeperMode(o); err != nil {
-			return nil, err
-		}
+	if err := o.check(); err != nil {
+		return nil, err
 	}
 	libs, err := Jars(ctx, o)
 	if err != nil {
@@ -102,9 +97,6 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	}
 	defer unlock()
 	if o.Tiered {
-		if o.Brokers > 1 {
-			return nil, errors.New("tiered storage runs on the single node only, not with brokers > 1")
-		}
 		if o.rsmClasses, err = compileRSM(ctx, o, libs); err != nil {
 			return nil, err
 		}
@@ -116,6 +108,26 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 			return c, err
 		}
 	}
+}
+
+// check refuses, before anything is downloaded or started, what cannot run.
+func (o Options) check() error {
+	if o.Brokers < 1 || o.Brokers > 9 {
+		return fmt.Errorf("brokers must be 1 to 9, not %d", o.Brokers)
+	}
+	if o.ZooKeeper {
+		if err := zooKeeperMode(o); err != nil {
+			return err
+		}
+	}
+	if o.Tiered && o.Brokers > 1 {
+		return errors.New("tiered storage runs on the single node only, not with brokers > 1")
+	}
+	if o.Tiered && !atLeast(o.Version, 3, 6) {
+		return fmt.Errorf("tiered storage needs Kafka 3.6 or later (KIP-405 early access; the remote storage "+
+			"manager API FileRemoteStorage implements, with KIP-917), not %s", o.Version)
+	}
+	return nil
 }
 
 var errPortTaken = errors.New("a port was taken between choosing and binding it")

@@ -3,6 +3,7 @@ package kafkaharness
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -47,5 +48,24 @@ func TestStopEndsNodeAndDeletesDir(t *testing.T) {
 	}
 	if _, err := os.Stat(s.Node(1).Dir); !os.IsNotExist(err) {
 		t.Errorf("work dir %s: %v, want it deleted", s.Node(1).Dir, err)
+	}
+}
+
+// ZooKeeper mode and tiered storage are refused where they cannot run, before
+// anything is downloaded or started.
+func TestOptionsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Version: "4.0.0", ZooKeeper: true}, "KRaft mode only"},
+		{Options{Version: "3.9.1", ZooKeeper: true, Brokers: 3}, "single node only"},
+		{Options{Version: "3.9.1", ZooKeeper: true, Tiered: true}, "tiered storage runs in KRaft mode"},
+		{Options{Version: "3.5.2", Tiered: true}, "tiered storage needs Kafka 3.6 or later"},
+	} {
+		_, err := Start(t.Context(), tc.o)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Start(%+v) = %v, want an error saying %q", tc.o, err, tc.want)
+		}
 	}
 }

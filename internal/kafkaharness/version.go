@@ -30,3 +30,9 @@ func scramCred(version string, cred SASLCredentials) *SASLCredentials {
 	}
 	return &cred
 }
+
+// servesSCRAM reports whether the cluster keeps SCRAM credentials: ZooKeeper
+// mode on every release, KRaft from Kafka 3.5 on (scramCred).
+func (c *Cluster) servesSCRAM() bool {
+	return c.Ports.ZooKeeper != 0 || atLeast(c.Version, 3, 5)
+}

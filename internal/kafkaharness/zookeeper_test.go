@@ -3,7 +3,6 @@ package kafkaharness
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -52,22 +51,5 @@ func TestStartZooKeeperMode(t *testing.T) {
 	}
 	if zk.Running() || s.Node(1).Running() {
 		t.Error("a JVM still runs after Stop")
-	}
-}
-
-// ZooKeeper mode is refused where it cannot run, before anything starts.
-func TestZooKeeperModeRefused(t *testing.T) {
-	for _, tc := range []struct {
-		o    Options
-		want string
-	}{
-		{Options{Version: "4.0.0", ZooKeeper: true}, "KRaft mode only"},
-		{Options{Version: "3.9.1", ZooKeeper: true, Brokers: 3}, "single node only"},
-		{Options{Version: "3.9.1", ZooKeeper: true, Tiered: true}, "tiered storage runs in KRaft mode"},
-	} {
-		_, err := Start(t.Context(), tc.o)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Start(%+v) = %v, want an error saying %q", tc.o, err, tc.want)
-		}
 	}
 }
