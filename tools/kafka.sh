@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real Apache Kafka on loopback for tests and demos: the commands of tools/kafkaharness (Go;
-# internal/kafkaharness does the work), under their old name so that README commands and make
+# internal/kafkaharness does the work), under their old name so that the documented commands and make
 # targets keep working. The command's doc lists them and the environment they read:
 #   go doc ./tools/kafkaharness
 #   tools/kafka.sh download | start | stop | run -- CMD ARGS | bootstrap | env | log | status

@@ -2,8 +2,8 @@
 # Plans every documented example (examples/demo, examples/provider, examples/data-sources/*,
 # examples/functions/*, examples/gating/*: the docs' examples and the gating guide's recipes) with
 # each Terraform or OpenTofu binary given, against a real broker, through a local build and a
-# dev_overrides CLI configuration (tools/dev-overrides.sh). This is how the README's lower bound
-# was found; CI runs it on every version it tests.
+# dev_overrides CLI configuration (tools/dev-overrides.sh). This is how the installation guide's
+# lower bound was found; CI runs it on every version it tests.
 #
 # Usage: tools/plan-examples.sh BINARY...
 #

@@ -19,8 +19,8 @@
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# What the README's "Install" names: Terraform 1.5.7 (the last MPL release, and the lowest CI
-# tests), OpenTofu 1.6.3 (the newest served patch of 1.6, OpenTofu's first release series) and the
+# What the installation guide (docs/guides/installation.md) names: Terraform 1.5.7 (the last MPL
+# release, and the lowest CI tests), OpenTofu 1.6.3 (the newest served patch of 1.6, OpenTofu's first release series) and the
 # newest Terraform and OpenTofu releases the proxy serves (latest, below).
 tested=(terraform:1.5.7 terraform:1.16.4 tofu:1.6.3 tofu:1.12.6)
 

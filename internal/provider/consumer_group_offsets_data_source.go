@@ -89,22 +89,13 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 	"latest_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition's " +
 		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
 	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
-		"committed_offset` (in offsets, not records: transaction markers count), as Kafka's " +
-		"`kafka-consumer-groups.sh` shows it: not clamped, so it may be **negative**. Negative when " +
-		"the commit is past the log end (left behind when a topic is deleted and recreated under " +
-		"the same name, or by an unclean leader election): a consumer does not resume there but is " +
-		"answered OFFSET_OUT_OF_RANGE and resets per its `auto.offset.reset`, and the read warns " +
-		"(`Committed offset outside the log`), as it does for a commit before the log start, whose " +
-		"lag counts from the commit. Under `read_committed`, a commit between the last stable offset " +
-		"and the high watermark (a `read_uncommitted` consumer's) is negative too, without a " +
-		"warning. `null` when there is no commit. For a share group, the share-partition lag as its " +
-		"coordinator counts it (DescribeShareGroupOffsets v1, KIP-1226, Kafka 4.2+; `LAG` of " +
-		"`kafka-share-groups.sh --describe`): the records from the start offset to the high watermark " +
-		"not yet acknowledged, so it may be less than `latest_offset - committed_offset` (records " +
-		"acknowledged out of order past the start offset do not count). On Kafka 4.0, which does not serve " +
-		"DescribeShareGroupOffsets at all, reading a share group fails (`Unsupported by this broker`). On Kafka 4.1, which does " +
-		"not answer it, `latest_offset - committed_offset`: an upper bound, never less than what is left " +
-		"to deliver."},
+		"committed_offset` in offsets (transaction markers count), as `kafka-consumer-groups.sh` " +
+		"shows it: not clamped, so **negative** for a commit past the log end (the read warns " +
+		"`Committed offset outside the log`), and `null` without a commit. For a share group, " +
+		"the records from the share-partition start offset not yet acknowledged, as the broker " +
+		"counts them (Kafka 4.2+; on 4.1 `latest_offset - committed_offset`, an upper bound; on " +
+		"4.0 the read fails). The gating guide's \"A negative lag is not caught up\" and \"What lag " +
+		"means for each kind of group\" have every case."},
 	"next_record_timestamp": nextRecordTimestampAttribute,
 	"time_lag_ms":           timeLagMsAttribute,
 }}

@@ -43,19 +43,15 @@ const (
 
 func groupWaitBlock() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
-		MarkdownDescription: "Wait for the group to catch up: read again every `poll_interval` until " +
-			"the lag conditions hold (`total_lag <= max_total_lag`, and with `max_time_lag` every partition's " +
-			"`time_lag_ms` at most that: both where both are set, only the time lag where only `max_time_lag` " +
-			"is set, `total_lag <= 0` where neither is) **and** every partition read has a commit with a `lag` of 0 or more " +
-			"(a negative `lag`, a commit past the log end, is not progress; with `topics` set, every " +
-			"partition of those topics; without it, every partition of the topics the group has committed on, " +
-			"and at least one), or fail when `timeout` runs out, naming the partitions still behind with their " +
-			"last figures, or earlier when `stall_timeout` says the group has stopped. A group not found yet is " +
-			"waited for too. Each read's progress is logged at INFO (`TF_LOG=INFO`: total lag, max time lag, " +
-			"committed offsets per second, and an estimate of the time left from how fast the lag shrinks) while " +
-			"Terraform prints \"Still reading...\". The provider's `timeout` still bounds each single read. " +
-			"For a wait during `apply` (after the change that starts the drain), give the data source a " +
-			"`depends_on` on that change: see the gating guide.",
+		MarkdownDescription: "Wait for the group to catch up: read again every `poll_interval` " +
+			"until the lag conditions hold and every partition read has a commit with a `lag` of " +
+			"0 or more, or fail when `timeout` runs out, naming the partitions still behind, or " +
+			"earlier when `stall_timeout` says the group has stopped. A group not found yet is " +
+			"waited for too, the provider's `timeout` still bounds each single read, and each " +
+			"read's progress is logged at INFO (`TF_LOG=INFO`). For a wait during `apply`, give " +
+			"the data source a `depends_on` on the change that starts the drain: the gating " +
+			"guide's \"Wait during apply until a group has caught up\" has the recipe and which " +
+			"conditions apply when.",
 		Validators: []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("timeout"))},
 		Attributes: map[string]schema.Attribute{
 			"max_total_lag": schema.Int64Attribute{
@@ -67,25 +63,23 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			"max_time_lag": schema.StringAttribute{
 				CustomType: timetypes.GoDurationType{},
 				Optional:   true,
-				MarkdownDescription: fmt.Sprintf("Done when every partition read has a `time_lag_ms` at most this, "+
-					"as a Go duration such as `\"60s\"`, from `\"0s\"` to `%q`: the oldest unread record of every "+
-					"partition is at most this old. For live topics, whose offset lag never reaches 0. Reads the "+
-					"timestamps as `fetch_timestamps = true` does (and needs the same READ ACL). A partition whose "+
-					"`time_lag_ms` is `null` (a record without a timestamp) is never done.", shortDuration(maxWaitDuration)),
+				MarkdownDescription: fmt.Sprintf("Done when every partition read has a `time_lag_ms` at most this "+
+					"(its oldest unread record at most this old), for live topics whose offset lag never reaches 0: "+
+					"a Go duration such as `\"60s\"`, from `\"0s\"` to `%q`. Reads the timestamps as "+
+					"`fetch_timestamps = true` does, and needs the same READ ACL. A partition whose `time_lag_ms` "+
+					"is `null` (a record without a timestamp) is never done.", shortDuration(maxWaitDuration)),
 				Validators: []validator.String{durationBetween(0, maxWaitDuration)},
 			},
 			"stall_timeout": schema.StringAttribute{
 				CustomType: timetypes.GoDurationType{},
 				Optional:   true,
 				MarkdownDescription: fmt.Sprintf("Fail before `timeout` when a partition that has not caught up "+
-					"(see `caught_up`) keeps the same committed offset (or none) for this long: Burrow's \"stalled "+
-					"consumer\" rule, per partition, so one partition stuck behind a poison record stalls the wait "+
-					"however fast the others commit. The error names the group's state and each stalled partition "+
-					"with its figures: a stopped consumer then costs this long, not the whole `timeout`. A Go "+
-					"duration from `%q` to `%q`, counted from the first read that saw the partition; choose it "+
-					"longer than the group's commit interval (`auto.commit.interval.ms`, 5 s by default) and "+
-					"`poll_interval`. Default: no stall check.", shortDuration(minWaitDuration),
-					shortDuration(maxWaitDuration)),
+					"keeps the same committed offset (or none) for this long, naming the group's state and each "+
+					"stalled partition: Burrow's \"stalled consumer\" rule, per partition, so one partition stuck "+
+					"behind a poison record stalls the wait however fast the others commit. A Go duration from "+
+					"`%q` to `%q`, counted from the first read that saw the partition, longer than the group's "+
+					"commit interval (`auto.commit.interval.ms`, 5 s by default) and `poll_interval`. Default: no "+
+					"stall check.", shortDuration(minWaitDuration), shortDuration(maxWaitDuration)),
 				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},
 			"timeout": schema.StringAttribute{

@@ -105,15 +105,14 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 	"caught_up":              schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 	"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true,
 		MarkdownDescription: notCaughtUpDescription},
-	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over the " +
-		"group's committed partitions of these topics of latest offset − committed offset, " +
-		"counting only positive lags (a commit past the log end does not cancel a backlog " +
-		"elsewhere). In offsets, not records: transaction markers count. For a share group, the sum of " +
-		"its share-partition lags as the broker counts them (DescribeShareGroupOffsets v1, KIP-1226, " +
-		"Kafka 4.2+; on 4.1, latest offset − share-partition start offset, an upper bound; Kafka 4.0 does not " +
-		"serve DescribeShareGroupOffsets, and the read fails while it lists share groups: Unsupported by this broker), as " +
-		"`kafka_consumer_group_offsets` reads them. `null` when `uncommitted_partitions` is above 0: the " +
-		"group is not caught up by an amount nobody knows, so `total_lag == 0` is false."},
+	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum of `latest " +
+		"offset − committed offset` over the group's committed partitions of these topics, in " +
+		"offsets (transaction markers count), counting only positive lags: a commit past the log " +
+		"end does not cancel a backlog elsewhere. For a share group, the sum of its " +
+		"share-partition lags as `kafka_consumer_group_offsets` reads them (the gating guide's " +
+		"\"What lag means for each kind of group\" gives the Kafka versions). `null` when " +
+		"`uncommitted_partitions` is above 0: the group lags by an amount nobody knows, so " +
+		"`total_lag == 0` is false."},
 	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +
 		"over every partition of `topics` (the group's): `null` too when `uncommitted_partitions` is above 0, " +
 		"and where a partition holds records but no commit of the group (a partition added since it " +
@@ -146,12 +145,13 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 				ElementType: types.StringType,
 				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
 				Optional:    true,
-				MarkdownDescription: "Keep only the groups that read at least one of these topics (a committed " +
-					"offset there, members assigned one of its partitions now, or subscribed to it: see `listed_because`), and only " +
-					"these topics in each group's `topics` and `total_lag`. Each topic must exist. Default: every " +
-					"group, over every topic it has commits on or is assigned. An empty set is an error " +
-					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would " +
-					"select no group.",
+				MarkdownDescription: "Keep only the groups that read at least one of these " +
+					"topics (a committed offset there, members assigned one of its partitions " +
+					"now, or subscribed to it: see `listed_because`), and only these topics in " +
+					"each group's `topics` and `total_lag`; each topic must exist. Default: " +
+					"every group, over every topic it has commits on or is assigned. An empty " +
+					"set is an error (`Empty topics set`), while planning or, when it was " +
+					"unknown then, at the read: it would select no group.",
 				Validators: topicSetValidators(consumerGroupsEmptyTopics),
 			},
 			"group_id_regex": schema.StringAttribute{

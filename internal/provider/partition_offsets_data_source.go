@@ -71,12 +71,14 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 			},
 			"max_timestamp_offset": schema.Int64Attribute{
 				Computed: true,
-				MarkdownDescription: "The offset of the record with the largest timestamp (ListOffsets with timestamp " +
-					"-3, KIP-734, ListOffsets v7, Apache Kafka 3.0+); the first such record on a tie. `null` when " +
-					"the partition holds no record; when that record was deleted by DeleteRecords (Kafka cannot tell " +
-					"the largest timestamp among the records left); under `read_committed`, when that record is at or " +
-					"after the last stable offset (the broker answers -1); and, with a warning, on brokers that " +
-					"serve ListOffsets below v7 (before Kafka 3.0), where -3 would be read as a time. " + maxTimestampCaveat,
+				MarkdownDescription: "The offset of the record with the largest timestamp " +
+					"(ListOffsets timestamp -3, KIP-734, Kafka 3.0+); the first such record on a " +
+					"tie. `null` when the partition holds no record, when that record was " +
+					"deleted by DeleteRecords, under `read_committed` when it is at or after the " +
+					"last stable offset, and, with a warning, on brokers before Kafka 3.0. On a " +
+					"topic with remote storage Kafka looks at local segments only: the notes " +
+					"below say when that misses a record and what `tiered_offsets` does about " +
+					"it.",
 			},
 			"max_timestamp": schema.StringAttribute{
 				Computed:   true,

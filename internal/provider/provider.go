@@ -105,12 +105,12 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				CustomType: timetypes.GoDurationType{},
 				Optional:   true,
 				MarkdownDescription: "Upper bound of each data source read as a whole (connecting, metadata, " +
-					"retries and all), as a Go duration string from `\"" + shortDuration(minTimeout) + "\"` to `\"" +
-					shortDuration(maxTimeout) + "\"`, such as `\"10s\"` or `\"1m30s\"`. Retriable conditions (a " +
-					"broker restarting, a leader moving) are retried within it; one connection attempt takes at most " +
-					"10 s of it. Several bootstrap servers are tried half a second apart, the first to answer wins. " +
-					"Default `\"" + kafkaclient.DefaultTimeout.String() + "\"`, or the environment variable `" +
-					EnvTimeout + "` (the attribute wins when both are set).",
+					"retries and all), as a Go duration from `\"" + shortDuration(minTimeout) + "\"` to `\"" +
+					shortDuration(maxTimeout) + "\"`, such as `\"1m30s\"`; default `\"" +
+					kafkaclient.DefaultTimeout.String() + "\"`, or the environment variable `" + EnvTimeout +
+					"` (the attribute wins when both are set). Retriable conditions (a broker restarting, a leader " +
+					"moving) are retried within it, and one connection attempt takes at most 10 s of it. Several " +
+					"bootstrap servers are tried half a second apart, and the first to answer wins.",
 				Validators: []validator.String{timeoutBounds}, // provider_timeout.go
 			},
 		},

@@ -66,11 +66,11 @@ func authBlocks() map[string]schema.Block {
 
 func tlsBlock() schema.Block {
 	return schema.SingleNestedBlock{
-		MarkdownDescription: "TLS for every connection: the block's presence turns TLS on (an empty `tls {}` " +
-			"means TLS with the system's trusted roots), as does `" + EnvEnableTLS + "=true` without a block. " +
-			"Use it for listeners whose `listener.security.protocol.map` says `SSL` or `SASL_SSL`; without it the " +
-			"provider speaks plaintext. TLS 1.2 or later. Certificate and key values are PEM text, typically " +
-			"`file(\"ca.pem\")`; the environment variables also accept the path of a PEM file.",
+		MarkdownDescription: "TLS for every connection, for listeners whose `listener.security.protocol.map` " +
+			"says `SSL` or `SASL_SSL` (TLS 1.2 or later): the block's presence turns it on (an empty `tls {}`: " +
+			"the system's trusted roots), as does `" + EnvEnableTLS + "=true` without a block; without it the " +
+			"provider speaks plaintext. Certificate and key values are PEM text, typically `file(\"ca.pem\")`. " +
+			"The environment variables also accept the path of a PEM file.",
 		Attributes: map[string]schema.Attribute{
 			"ca_cert": schema.StringAttribute{
 				Optional: true,
@@ -95,16 +95,18 @@ func tlsBlock() schema.Block {
 			},
 			"server_name": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Name to verify the brokers' certificates against, and to send as SNI. " +
-					"Unset: the host of each broker address (bootstrap servers, then the addresses the brokers " +
-					"advertise). Set it when you connect through an address the certificate does not name." +
+				MarkdownDescription: "Name to verify the brokers' certificates against, and to " +
+					"send as SNI: set it when you connect through an address the certificate " +
+					"does not name. Unset: the host of each broker address (bootstrap servers, " +
+					"then the addresses the brokers advertise)." +
 					envNote(EnvTLSServerName),
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"insecure_skip_verify": schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: "Accept any broker certificate without verification. For tests only: " +
-					"it lets anyone between you and the cluster read your credentials. Default `false`." +
+				MarkdownDescription: "Accept any broker certificate without verification: for " +
+					"tests only, since it lets anyone between you and the cluster read your " +
+					"credentials. Default `false`." +
 					envNote(EnvSkipVerify),
 			},
 		},
@@ -127,12 +129,12 @@ func saslBlock() schema.Block {
 		maps.Copy(attrs, group)
 	}
 	return schema.SingleNestedBlock{
-		MarkdownDescription: "SASL authentication on every connection: the block's presence turns SASL on, as " +
-			"does `" + EnvSASLMechanism + "` without a block. Use it for `SASL_PLAINTEXT` and `SASL_SSL` " +
-			"listeners (the latter with a `tls` block too). Which attributes apply depends on `mechanism`: " +
-			"`username` and `password` for `plain` and `scram-*`; `token_url`, `client_id`, `client_secret` and " +
-			"`scopes`, or `token`, for `oauthbearer`; `region`, `role_arn` and `profile` for `aws-msk-iam`. " +
-			"Setting one that does not apply is an error.",
+		MarkdownDescription: "SASL authentication on every connection, for `SASL_PLAINTEXT` and `SASL_SSL` " +
+			"listeners (the latter with a `tls` block too): the block's presence turns it on, as does `" +
+			EnvSASLMechanism + "` without a block. Which attributes apply depends on `mechanism`: `username` " +
+			"and `password` for `plain` and `scram-*`; `token_url`, `client_id`, `client_secret` and `scopes`, " +
+			"or `token`, for `oauthbearer`; `region`, `role_arn` and `profile` for `aws-msk-iam`. Setting one " +
+			"that does not apply is an error.",
 		Attributes: attrs,
 	}
 }
@@ -184,8 +186,9 @@ func saslOAuthAttributes() map[string]schema.Attribute {
 		"token": schema.StringAttribute{
 			Optional:  true,
 			Sensitive: true,
-			MarkdownDescription: "`oauthbearer`: a static bearer token (a JWT), instead of `token_url`, " +
-				"`client_id` and `client_secret`. It is sent as is and not refreshed. Sensitive." + envNote(EnvSASLToken),
+			MarkdownDescription: "`oauthbearer`: a static bearer token (a JWT), sent as is and " +
+				"never refreshed, instead of `token_url`, `client_id` and `client_secret`. " +
+				"Sensitive." + envNote(EnvSASLToken),
 		},
 	}
 }

@@ -160,16 +160,15 @@ const uncommittedPartitionsDescription = "How many partitions of these topics th
 // caughtUpDescription and notCaughtUpDescription are the verdict attributes of the group data
 // sources (kafkaclient/caught_up.go).
 const (
-	caughtUpDescription = "The verdict to gate on, never `null`: `true` only when the cluster vouches, for " +
-		"every partition of the topics read, that the group has nothing left to read there. That is, each " +
-		"partition has a commit inside the log with `lag` 0 (a share group: its share-partition lag 0), or has " +
-		"no commit and holds no record. `false` for anything else, each reason in `not_caught_up`: a `lag` above " +
-		"0; a commit past the log end or before the log start (consumers reset there per " +
-		"`auto.offset.reset`); no commit where records wait (a partition added since the group committed, or " +
-		"a member that has not committed yet); no partition at all. With at least one partition, it is " +
-		"`total_lag == 0`, every `lag >= 0`, no commit before the log start and no `committed_offset` `null` " +
-		"where records wait, in one value: " +
-		"`precondition { condition = ….caught_up; error_message = join(\"; \", ….not_caught_up) }`."
+	caughtUpDescription = "The verdict to gate on, never `null`: `true` only when every " +
+		"partition of the topics read has a commit inside the log with `lag` 0 (a share group: " +
+		"share-partition lag 0), or has no commit and holds no record. Anything else is `false`, " +
+		"each reason in `not_caught_up`: a `lag` above 0, a commit past the log end or before " +
+		"the log start, no commit where records wait (a partition added since the group " +
+		"committed, a member that has not committed yet), no partition at all. A precondition is " +
+		"one expression, `condition = ….caught_up` with `error_message = join(\"; \", " +
+		"….not_caught_up)`: the gating guide's \"Caught up, in one value\" says why `total_lag == " +
+		"0` is not enough."
 	notCaughtUpDescription = "Why `caught_up` is `false`, one line per partition, sorted by topic then " +
 		"partition, each starting with `topic/partition: ` (one line starting `no partition: ` where none was " +
 		"read); empty (`[]`, never `null`) when it is `true`. Safe " +

@@ -81,13 +81,6 @@ func (m tieredOffsetsModel) addTo(attrs map[string]attr.Value) map[string]attr.V
 	return attrs
 }
 
-// maxTimestampCaveat is what max_timestamp_offset's description says of tiered storage.
-const maxTimestampCaveat = "On a topic with remote storage, Kafka answers -3 from the leader's local " +
-	"segments only (KAFKA-17552): a larger timestamp in a segment already deleted locally is missed, and " +
-	"with every segment offloaded the broker answers -1. With `tiered_offsets = true` this is checked: " +
-	"where records lie in remote storage only (`earliest_local_offset > earliest_offset`) it is `null`, " +
-	"with a warning. Without `tiered_offsets` it is not."
-
 // addMaxTimestampLocalOnlyWarning says why max_timestamp_offset is null where p has records in
 // remote storage only.
 func addMaxTimestampLocalOnlyWarning(diags *diag.Diagnostics, topic string, p kafkaclient.PartitionOffsets) {

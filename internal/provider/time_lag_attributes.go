@@ -17,15 +17,13 @@ import (
 func fetchTimestampsAttribute() schema.BoolAttribute {
 	return schema.BoolAttribute{
 		Optional: true,
-		MarkdownDescription: "Also read how old the oldest unread record is: for every partition with a commit " +
-			"below the latest offset, one Fetch request reads the record at the committed offset (or the first " +
-			"one after it that still exists and that `isolation_level` shows: compaction, DeleteRecords, " +
-			"transaction markers and, under `read_committed`, aborted transactions skip records) for its " +
-			"timestamp. Costs one Fetch request per partition leader (more only for partitions whose data " +
-			"there holds no such record in the first 64 KiB, or a record batch larger than that), and needs the " +
-			"ACL operation **READ** on the topics (not only DESCRIBE). Reads no record's key or value into " +
-			"state, joins no group and commits nothing. Default `false`: no Fetch at all, and the time " +
-			"attributes are `null`.",
+		MarkdownDescription: "Also read how old the oldest unread record is: for every partition " +
+			"with a commit below the latest offset, a Fetch reads the record at the committed " +
+			"offset (or the first after it that still exists and that `isolation_level` shows) " +
+			"for its timestamp, without joining a group, committing, or keeping any key or " +
+			"value. Costs about one Fetch request per partition leader and needs the ACL " +
+			"operation **READ** on the topics, not only DESCRIBE. Default `false`: no Fetch at " +
+			"all, and the time attributes are `null`.",
 	}
 }
 
@@ -49,15 +47,14 @@ var nextRecordTimestampAttribute = schema.StringAttribute{
 // timeLagMsAttribute is time_lag_ms of a partition entry.
 var timeLagMsAttribute = schema.Int64Attribute{
 	Computed: true,
-	MarkdownDescription: "With `fetch_timestamps`: how old, in milliseconds, the oldest record is that the " +
-		"group has not read: the time of the read minus `next_record_timestamp`. `0` when caught up, also when " +
-		"the only records after the commit are transaction markers or aborted records that a consumer skips. " +
-		"Never negative: a `next_record_timestamp` later than the provider's clock (a producer's clock running " +
-		"ahead, or timestamps set by the application) gives `0` and a warning (`Record timestamps ahead of " +
-		"the clock`). `0` too without a commit on a partition that holds no record (nothing waits). `null` " +
-		"without a commit where records wait, with a commit outside the log (past its end, or before its start: " +
-		"the consumer resumes where its `auto.offset.reset` points), and when the record has no timestamp: its " +
-		"age is unknown.",
+	MarkdownDescription: "With `fetch_timestamps`: how old, in milliseconds, the oldest record " +
+		"the group has not read is (the time of the read minus `next_record_timestamp`); `0` " +
+		"where nothing waits: caught up, only transaction markers or aborted records after the " +
+		"commit, or no commit on a partition without records. Never negative: a timestamp ahead " +
+		"of the provider's clock gives `0` and the warning `Record timestamps ahead of the " +
+		"clock`. `null` where the age is unknown: no commit where records wait, a commit outside " +
+		"the log (the consumer resumes where its `auto.offset.reset` points), or a record " +
+		"without a timestamp.",
 }
 
 // maxTimeLagMsDescription describes max_time_lag_ms, of a group (whose is said first).

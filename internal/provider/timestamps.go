@@ -22,11 +22,12 @@ func timestampAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional:   true,
 		CustomType: timetypes.RFC3339Type{},
-		MarkdownDescription: "An RFC 3339 time, such as `\"2026-11-01T12:00:00Z\"`. When set, `timestamp_offset` " +
-			"is read with ListOffsets by time: the first offset whose record timestamp is at or after this " +
-			"time. Kafka stores milliseconds since the Unix epoch: times before 1970-01-01T00:00:00Z are " +
-			"refused (negative timestamps are ListOffsets' special values; -1 means latest). A time finer than a " +
-			"millisecond is rounded up to the next one, so that the answer stays at or after it.",
+		MarkdownDescription: "An RFC 3339 time, such as `\"2026-11-01T12:00:00Z\"`: when set, " +
+			"`timestamp_offset` is read with ListOffsets by time, the first offset whose record " +
+			"timestamp is at or after it. Kafka stores milliseconds since the Unix epoch, so " +
+			"times before 1970-01-01T00:00:00Z are refused (negative timestamps are ListOffsets' " +
+			"special values). A time finer than a millisecond is rounded up to the next one, so " +
+			"that the answer stays at or after it.",
 		Validators: []validator.String{timestampValidator{}},
 	}
 }
