@@ -19,7 +19,7 @@ import (
 // principal is User:CN=tfacc-client.
 const ClientCN = "tfacc-client"
 
-// certValidity is kafka.sh's 2 days: a work dir never lives that long.
+// certValidity is 2 days: a work dir never lives that long.
 const certValidity = 48 * time.Hour
 
 // TLSFiles are the PEM files makeCerts writes into a work dir's tls/.
@@ -31,7 +31,7 @@ type TLSFiles struct {
 }
 
 // makeCerts writes a CA, a broker certificate for localhost/127.0.0.1 and a
-// client certificate, all EC P-256, as kafka.sh's make_certs did with
+// client certificate, all EC P-256, with
 // openssl. No key is committed anywhere: each start makes its own.
 func makeCerts(dir string) (TLSFiles, error) {
 	t := filepath.Join(dir, "tls")

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// ControllerID is the node id of a cluster's controller (kafka.sh's 100).
+// ControllerID is the node id of a cluster's controller.
 const ControllerID int32 = 100
 
 // Cluster is a running KRaft cluster on loopback: the single combined node
@@ -155,7 +155,7 @@ func (c *Cluster) launchAll(ctx context.Context) error {
 	if err := c.save(); err != nil {
 		return err
 	}
-	// Each node in its bound, as kafka.sh did: a cluster's JVMs start together on a shared machine.
+	// Each node in its own bound: a cluster's JVMs start together on a shared machine.
 	for _, id := range c.ids() {
 		wait, cancel := context.WithTimeout(ctx, c.Timeout)
 		err := c.waitNode(wait, c.Nodes[id], c.Brokers)
@@ -167,7 +167,7 @@ func (c *Cluster) launchAll(ctx context.Context) error {
 	return nil
 }
 
-// Verbs of Do: kafka.sh's broker VERB ID.
+// Verbs of Do (the command's broker VERB ID).
 const (
 	VerbStop    = "stop"    // SIGTERM (controlled shutdown), wait until it exited
 	VerbKill    = "kill"    // SIGKILL, wait until it is gone (a crash: no handover)

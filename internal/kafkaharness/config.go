@@ -92,7 +92,7 @@ type clusterConfig struct {
 	extra          string
 }
 
-// clusterNodeProperties are kafka.sh write_cluster_config's settings: one
+// clusterNodeProperties are the settings of a node of a cluster: one
 // controller (ControllerID) and brokers on PLAINTEXT only.
 func clusterNodeProperties(c clusterConfig) string {
 	lines := []string{
@@ -159,7 +159,7 @@ func sharedProperties(dir string, brokers int) []string {
 }
 
 // authorizer: ACL APIs answer SECURITY_DISABLED without one; with every test
-// principal a super user, ACLs can be made but never deny (kafka.sh KAFKA_ACLS=1).
+// principal a super user, ACLs can be made but never deny (KAFKA_ACLS=0 turns it off).
 // ZooKeeper mode has its own authorizer (ACLs in ZooKeeper), with the same rules.
 func authorizer(zooKeeper bool, superUsers string) []string {
 	class := "org.apache.kafka.metadata.authorizer.StandardAuthorizer"

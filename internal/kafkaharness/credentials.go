@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 )
 
-// The SASL test identities, as in kafka.sh (the password is random per start).
+// The SASL test identities (the password is random per start).
 const (
 	SASLUser       = "tfacc"       // PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512
 	OAuthPrincipal = "tfacc-oauth" // the "sub" an OAUTHBEARER token needs to be a super user

@@ -25,8 +25,8 @@ func unsecuredJWS(sub string) string {
 	return enc([]byte(`{"alg":"none"}`)) + "." + enc([]byte(claims)) + "."
 }
 
-// Both SASL listeners log in the test user with each mechanism kafka.sh
-// enabled (SCRAM users exist from the format on), and refuse a wrong password.
+// Both SASL listeners log in the test user with each mechanism the harness
+// enables (SCRAM users exist from the format on), and refuse a wrong password.
 func TestSASLListenersLogInTestUser(t *testing.T) {
 	t.Parallel()
 	assertSASLLogins(t, startSingle(t))

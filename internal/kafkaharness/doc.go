@@ -5,7 +5,9 @@
 // is ready, rather than grepping logs. tools/kafkaharness is its command
 // (download, start, stop, run, bootstrap, env, log, status, broker VERB ID),
 // which tools/kafka.sh wraps. The single node can run tiered storage
-// (Options.Tiered); StreamsApp builds the streams group tests' app.
+// (Options.Tiered, Kafka 3.6+) or, on Kafka 3.x, ZooKeeper mode beside a
+// standalone ZooKeeper server (Options.ZooKeeper; the server is node 100);
+// StreamsApp builds the streams group tests' app. Kafka 3.3 and later start.
 //
 // A Cluster is the single combined node (id 1, broker and controller, with
 // PLAINTEXT, SSL, MTLS, SASL_PLAINTEXT and SASL_SSL listeners) or, with
@@ -23,28 +25,4 @@
 // Options.Detached (the command's start, for make kafka-up); nodes started
 // again through Attach are always detached (own session), because the test
 // process ends before the owner stops the cluster.
-//
-// What each function of the old tools/kafka.sh (bash, until this package) became:
-//
-//	do_download              Jars (+ mavenCopy, lockFile: same coordinates, cache, marker, flock)
-//	free_ports, port_open    FreePorts (net.Listen on 127.0.0.1:0)
-//	random_cluster_id        clusterID
-//	make_certs               makeCerts (crypto/x509: CA, broker, client; EC P-256, 2 days)
-//	make_credentials         newCredentials (random password; user names as constants)
-//	write_config             singleNodeProperties, saslJAAS, sharedProperties, authorizer
-//	write_cluster_config     clusterNodeProperties (+ sharedProperties: min(3,N) replicas, min ISR 2 from 3)
-//	write_log_config, jvm_opts   writeLogConfig (returns the JVM option)
-//	start_once, start_cluster_once   prepareSingle, prepareCluster, formatStorage, Cluster.launchAll
-//	launch_node              Node.launch (os/exec; own session if detached, else Pdeathsig)
-//	wait_ready               Cluster.waitNode (a broker's metadata lists it; the controller's DescribeCluster)
-//	do_start (retry loop)    Start (retries when a port was taken)
-//	lock_state, running_pid, pid_from, alive, clear_state   state.go (claimStateDir, locked, load, save), Node.Running
-//	do_broker, node_stop, node_start, wait_gone   Cluster.Do, Node.Stop/Kill/Pause/Resume
-//	do_stop, stop_nodes, stop_pids   Cluster.Stop (brokers together, then the controller)
-//	do_run, stop_child, start/stop/bootstrap/env/log/status   tools/kafkaharness
-//	tiered_properties        tieredProperties (Options.Tiered, KAFKA_TIERED=1); waitTiered
-//	                         (ready once __remote_log_metadata is listed: stopped earlier, the node hangs)
-//	compile_rsm              compileRSM (javaBuild.compile: <cache>/kafka-V/rsm-<hash>, under the cache lock)
-//	do_streams_app           StreamsApp (mavenArtifact + javaBuild.compile: streams-<hash>);
-//	                         tools/kafkaharness "streams-app"
 package kafkaharness

@@ -20,7 +20,7 @@ func startSingle(t *testing.T) *Cluster {
 }
 
 // startCluster starts a cluster for the test (KAFKA_VERSION picks the
-// release, as for kafka.sh) and stops it when the test ends.
+// release, as for the command) and stops it when the test ends.
 func startCluster(t *testing.T, o Options) *Cluster {
 	t.Helper()
 	base := accOptions(t)

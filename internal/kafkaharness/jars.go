@@ -13,7 +13,7 @@ import (
 	"syscall"
 )
 
-// DefaultVersion is the Kafka release used when none is given (kafka.sh's default).
+// DefaultVersion is the Kafka release used when none is given.
 const DefaultVersion = "4.4.0"
 
 // CacheDir is the jar cache shared with tools/kafka.sh: KAFKA_CACHE_DIR, else
@@ -36,7 +36,7 @@ func LibsDir(cache, version string) string {
 
 // Jars returns the directory of o.Version's jars, downloading them with Maven
 // (o.Pom is tools/kafka/pom.xml) if the cache lacks them. The ".complete"
-// marker is written last, so an interrupted download is redone, as in kafka.sh.
+// marker is written last, so an interrupted download is redone.
 func Jars(ctx context.Context, o Options) (string, error) {
 	o = o.withDefaults()
 	cache, version := o.Cache, o.Version
@@ -47,7 +47,7 @@ func Jars(ctx context.Context, o Options) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(libs), 0o755); err != nil {
 		return "", err
 	}
-	// The same lock file as kafka.sh (flock on $cache/.lock), so a download
+	// A lock file in the cache (flock on $cache/.lock), so that a download
 	// by either waits for the other and then finds the marker.
 	unlock, err := lockFile(filepath.Join(cache, ".lock"))
 	if err != nil {

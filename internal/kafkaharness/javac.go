@@ -32,8 +32,8 @@ func sourceNextToPom(o Options, name string) (string, error) {
 }
 
 // compile returns the build's dir, <cache>/kafka-<version>/<prefix>-<first 12
-// hex digits of the source's SHA-256>: kafka.sh's name, so either tool finds
-// the other's build. It builds in a temporary dir and renames it into place
+// hex digits of the source's SHA-256>, so that a build of the same source is
+// found again. It builds in a temporary dir and renames it into place
 // under the cache lock, so a build cut short is never taken for a whole one.
 func (b javaBuild) compile(ctx context.Context, o Options, libs string) (string, error) {
 	src, err := os.ReadFile(b.src)
@@ -80,8 +80,8 @@ func (b javaBuild) built(dir string) bool {
 	return err == nil
 }
 
-// mavenArtifact copies one artifact (no dependencies) into dir, as kafka.sh
-// does with dependency:copy.
+// mavenArtifact copies one artifact (no dependencies) into dir, with Maven's
+// dependency:copy.
 func mavenArtifact(ctx context.Context, pom, coordinates, dir string) error {
 	if _, err := exec.LookPath("mvn"); err != nil {
 		return errors.New("mvn not found (needed to fetch " + coordinates + ")")

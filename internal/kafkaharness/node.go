@@ -12,7 +12,7 @@ import (
 )
 
 // StopTimeout bounds Kafka's controlled shutdown after SIGTERM; a node still
-// there then is killed (kafka.sh allowed a cluster node 60 s).
+// there then is killed.
 const StopTimeout = 60 * time.Second
 
 // Roles of a node (Kafka's process.roles).

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Options for Start; the zero value is kafka.sh's defaults (a single node)
+// Options for Start; the zero value is the command's defaults (a single node)
 // but for Pom.
 type Options struct {
 	Version        string        // Kafka release; DefaultVersion if empty
@@ -20,7 +20,7 @@ type Options struct {
 	Heap           []string      // JVM heap options of a broker; -Xmx256m -Xms64m if nil
 	ControllerHeap []string      // of the controller of a cluster; -Xmx128m -Xms32m if nil
 	StartTimeout   time.Duration // per attempt; 90 s if zero
-	NoACLs         bool          // no authorizer (kafka.sh KAFKA_ACLS=0)
+	NoACLs         bool          // no authorizer (KAFKA_ACLS=0)
 	Extra          string        // server.properties lines appended verbatim, on every node
 	KeepDir        bool          // Stop leaves the work dir (config, log) behind
 	// Brokers is 1 (or 0) for the single combined node with every listener,
@@ -33,7 +33,7 @@ type Options struct {
 	// command's start); otherwise they die with it.
 	Detached bool
 	// Tiered is tiered storage (KIP-405) on the single node, the remote tier in
-	// RemoteDir (KAFKA_TIERED=1); a cluster of brokers refuses it, as kafka.sh did.
+	// RemoteDir (KAFKA_TIERED=1); a cluster of brokers refuses it.
 	Tiered bool
 	// ZooKeeper runs the single node in ZooKeeper mode (Kafka 3.x only) beside
 	// a standalone ZooKeeper server (KAFKA_ZOOKEEPER=1), with the same

@@ -14,10 +14,10 @@ import (
 // process can act on it: the command's stop, bootstrap, env, log, status and
 // broker verbs, and a test's chaos (Attach). state.json holds the Cluster,
 // each node with its pid, dir, port and launch command; .lock is flocked by
-// whoever reads or changes it (the same lock file as kafka.sh's).
+// whoever reads or changes it.
 const stateFile = "state.json"
 
-// DefaultStateDir is kafka.sh's: where `start` records a cluster when
+// DefaultStateDir is where the command's `start` records a cluster when
 // KAFKA_STATE_DIR is unset.
 const DefaultStateDir = "/tmp/terraform-provider-kafka-broker"
 
@@ -62,7 +62,7 @@ func load(dir string) (*Cluster, error) {
 	return c, nil
 }
 
-// Running reports whether any node runs (kafka.sh's test was the controller's pid).
+// Running reports whether any node runs.
 func (c *Cluster) Running() bool {
 	for _, n := range c.Nodes {
 		if n.Running() {
@@ -157,8 +157,8 @@ func (c *Cluster) clearState() error {
 	return err
 }
 
-// Env is the variables `run` gives its command and `env` prints (kafka.sh's
-// contract): KAFKA_BOOTSTRAP_SERVERS (every broker), KAFKA_BROKER_IDS,
+// Env is the variables `run` gives its command and `env` prints (the
+// tests' contract): KAFKA_BOOTSTRAP_SERVERS (every broker), KAFKA_BROKER_IDS,
 // KAFKA_BROKER_<id>_ADDR, and the single node's TLS/SASL listeners and test
 // identities or a cluster's KAFKA_CONTROLLER_ADDR (KAFKA_ZOOKEEPER_CONNECT in
 // ZooKeeper mode); then KAFKA_BROKER_LOG

@@ -11,7 +11,7 @@ import (
 // kafka-streams' own jar, fetched with Maven (its other dependencies are the
 // broker's, but RocksDB, which the app's stateless topology never loads), and
 // tools/kafka/StreamsReader.java compiled against both (class
-// tfacc.StreamsReader). Like kafka.sh streams-app it fails on Kafka 3.x:
+// tfacc.StreamsReader). It fails on Kafka 3.x:
 // StreamsReader sets group.protocol=streams (KIP-1071), which Kafka Streams
 // 3.x does not have, so the compiler names the missing GROUP_PROTOCOL_CONFIG.
 func StreamsApp(ctx context.Context, o Options) (string, error) {

@@ -12,7 +12,7 @@ import (
 // StreamsApp fetches kafka-streams and compiles StreamsReader into the cache,
 // and the class path it returns runs the app on the broker's jars (without
 // arguments it prints its usage and exits 2). A second call finds the build.
-// On Kafka 3.x, as kafka.sh streams-app, it fails (Kafka Streams 3.x has no
+// On Kafka 3.x it fails (Kafka Streams 3.x has no
 // group.protocol=streams) and leaves no build behind.
 func TestStreamsAppBuildsReader(t *testing.T) {
 	t.Parallel()

@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// Tiered storage (KIP-405) on the single node (Options.Tiered, kafka.sh
+// Tiered storage (KIP-405) on the single node (Options.Tiered,
 // KAFKA_TIERED=1): the remote tier is a directory of the node's work dir,
 // kept by tools/kafka/FileRemoteStorage.java (Kafka publishes its own
 // LocalTieredStorage only in a test jar, which does not load on 4.x).
@@ -31,7 +31,7 @@ func compileRSM(ctx context.Context, o Options, libs string) (string, error) {
 	return javaBuild{src: src, prefix: "rsm"}.compile(ctx, o, libs)
 }
 
-// tieredProperties are kafka.sh tiered_properties' lines ("" without
+// tieredProperties are a tiered node's lines ("" without
 // classes, a node without tiered storage). The broker loads the storage
 // manager from its own class path setting, not the JVM's -cp; Kafka's
 // topic-based metadata manager keeps segment metadata in a topic on
@@ -61,8 +61,8 @@ const remoteLogMetadataTopic = "__remote_log_metadata"
 // manager's topic. The manager creates it from a thread of its own once the
 // broker serves, and a broker stopped before that never stops by itself
 // (TopicBasedRemoteLogMetadataManager.close joins that thread, which waits on
-// a CreateTopics the stopping broker no longer answers; kafka.sh kills it
-// after 20 s): so a tiered node is ready only once the topic is there.
+// a CreateTopics the stopping broker no longer answers: Stop kills it after
+// StopTimeout): so a tiered node is ready only once the topic is there.
 func (c *Cluster) waitTiered(ctx context.Context) error {
 	wait, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
