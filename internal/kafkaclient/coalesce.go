@@ -414,9 +414,9 @@ func (co *coalescer) send(l leader, r *round) {
 			co.failAll(l, r.listings[k], r.asks[k], err)
 			continue
 		}
-		res, ok := m.(*wire.ListOffsetsResponse)
-		if !ok {
-			co.failAll(l, r.listings[k], r.asks[k], fmt.Errorf("unexpected response type %T", m))
+		res, err := answerAs[*wire.ListOffsetsResponse]("ListOffsets", m)
+		if err != nil {
+			co.failAll(l, r.listings[k], r.asks[k], err)
 			continue
 		}
 		record(l, r.listings[k], r.asks[k], res)

@@ -382,9 +382,9 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 		c.cluster.dropSeed(addr)
 		return leader{}, c.requestError(op, addr, -1, err)
 	}
-	fc, ok := m.(*findcoordinator.Response)
-	if !ok {
-		return leader{}, fmt.Errorf("%s: unexpected answer %T", op, m)
+	fc, err := answerAs[*findcoordinator.Response](op, m)
+	if err != nil {
+		return leader{}, err
 	}
 	if fc.ErrorCode != 0 {
 		return leader{}, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: ErrorCode(fc.ErrorCode)}
@@ -415,9 +415,13 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 		return describedGroup{}, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
-	res, ok := m.(*describegroups.Response)
-	if !ok || len(res.Groups) != 1 {
-		return describedGroup{}, fmt.Errorf("DescribeGroups for group %q: unexpected answer %T", group, m)
+	op := fmt.Sprintf("DescribeGroups for group %q", group)
+	res, err := answerAs[*describegroups.Response](op, m)
+	if err != nil {
+		return describedGroup{}, err
+	}
+	if len(res.Groups) != 1 {
+		return describedGroup{}, fmt.Errorf("%s: %d groups in the answer, want 1", op, len(res.Groups))
 	}
 	g := res.Groups[0]
 	switch code := kafka.Error(g.ErrorCode); {

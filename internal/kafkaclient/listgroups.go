@@ -102,10 +102,10 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wi
 		}
 		return nil, c.requestError(op, b.address, int(b.id), err)
 	}
-	lg, ok := m.(*wire.ListGroupsResponse)
+	lg, err := answerAs[*wire.ListGroupsResponse](fmt.Sprintf("ListGroups on broker %d%s", b.id, about), m)
 	switch {
-	case !ok:
-		return nil, fmt.Errorf("ListGroups on broker %d%s: unexpected answer %T", b.id, about, m)
+	case err != nil:
+		return nil, err
 	case lg.ErrorCode != 0 && group != "":
 		return nil, &BrokerError{Op: fmt.Sprintf("ListGroups on broker %d", b.id), Group: group, Partition: -1,
 			Code: ErrorCode(lg.ErrorCode)}

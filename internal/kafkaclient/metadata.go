@@ -3,7 +3,6 @@ package kafkaclient
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"net"
 	"slices"
@@ -214,9 +213,9 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Re
 		c.cluster.dropSeed(addr)
 		return nil, c.requestError("Metadata", addr, -1, err)
 	}
-	res, ok := m.(*metadata.Response)
-	if !ok {
-		return nil, fmt.Errorf("the Metadata answer of %s: unexpected type %T", addr, m)
+	res, err := answerAs[*metadata.Response]("Metadata from "+addr, m)
+	if err != nil {
+		return nil, err
 	}
 	brokers := make(map[int32]string, len(res.Brokers))
 	for _, b := range res.Brokers {

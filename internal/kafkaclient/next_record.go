@@ -148,9 +148,9 @@ func (c *Client) fetch(ctx context.Context, l leader, req *wire.FetchRequest) (*
 	if err != nil {
 		return nil, c.requestError(FetchOp+" for "+describeFetch(req), l.address, int(l.id), err)
 	}
-	res, ok := m.(*wire.FetchResponse)
-	if !ok {
-		return nil, fmt.Errorf("%s: unexpected answer %T", FetchOp, m)
+	res, err := answerAs[*wire.FetchResponse](FetchOp, m)
+	if err != nil {
+		return nil, err
 	}
 	if res.ErrorCode != 0 {
 		return nil, &BrokerError{Op: FetchOp, Topic: req.Topics[0].Topic, Partition: -1,

@@ -40,9 +40,9 @@ func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []s
 	if err != nil {
 		return nil, err
 	}
-	res, ok := m.(*wire.OffsetFetchResponse)
-	if !ok {
-		return nil, fmt.Errorf("unexpected answer %T", m)
+	res, err := answerAs[*wire.OffsetFetchResponse]("OffsetFetch", m)
+	if err != nil {
+		return nil, err
 	}
 	out := make(map[string]fetchedGroup, len(groups))
 	if len(res.Groups) == 0 && len(groups) == 1 { // v2-v7: the answer is about the one group

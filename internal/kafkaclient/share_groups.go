@@ -73,9 +73,12 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 	if err != nil {
 		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
 	}
-	res, ok := m.(*wire.DescribeShareGroupOffsetsResponse)
-	if !ok || len(res.Groups) != len(groups) {
-		return nil, fmt.Errorf("%s: unexpected answer %T", op, m)
+	res, err := answerAs[*wire.DescribeShareGroupOffsetsResponse](op, m)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Groups) != len(groups) {
+		return nil, fmt.Errorf("%s: %d groups in the answer, want %d", op, len(res.Groups), len(groups))
 	}
 	out := make(map[string]shareOffsets, len(groups))
 	for _, g := range res.Groups {
