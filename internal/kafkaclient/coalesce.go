@@ -504,3 +504,49 @@ func judge(l leader, ls listing, topic string, p wire.ListOffsetsResponsePartiti
 		return answer{offset: p.Offset, timestamp: p.Timestamp}
 	}
 }
+
+// collect takes from each leader's round the answers of the read's partitions, one per lookup
+// asked of it, into a slice per topic. It reports the first error of any answer (firstError).
+func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[leader]*round) (map[string][]PartitionOffsets, error) {
+	out := sizedByTopic(asks)
+	var errs []error
+	for l, r := range rounds {
+		a := asks[l]
+		for topic, run := range topicRuns(a.partitions) {
+			ps := out[topic]
+			start := len(ps)
+			for _, tp := range run {
+				ps = append(ps, PartitionOffsets{Partition: tp.partition})
+			}
+			out[topic] = ps
+			for i, lk := range asked[l] {
+				answers := r.asks[a.listings[i].key].topics[topic]
+				for j, tp := range run {
+					an := answers.answer(int32(tp.partition))
+					if an.err != nil {
+						errs = append(errs, an.err)
+						continue
+					}
+					lk.set(&ps[start+j], an.offset, an.timestamp)
+				}
+			}
+		}
+	}
+	return out, firstError(errs)
+}
+
+// sizedByTopic is an empty slice per topic of asks, with room for its partitions: grown
+// partition by partition, the slices of a big read cost twice their size.
+func sizedByTopic(asks map[leader]leaderAsk) map[string][]PartitionOffsets {
+	counts := map[string]int{}
+	for _, a := range asks {
+		for topic, run := range topicRuns(a.partitions) {
+			counts[topic] += len(run)
+		}
+	}
+	out := make(map[string][]PartitionOffsets, len(counts))
+	for topic, n := range counts {
+		out[topic] = make([]PartitionOffsets, 0, n)
+	}
+	return out
+}

@@ -43,18 +43,21 @@
 //     bootstrap.go (which bootstrap server to ask), retry.go (the one retry policy: what is
 //     retried, backoff, first contact, addresses that waiting does not make right; whether the
 //     cluster answered before is kept by the brokers layer, broker.DialLog.Reached),
-//     request_errors.go (a request without an answer, as a typed error).
+//     request_errors.go (a request without an answer, as a typed error), answers.go (a round
+//     trip's answer as its request's response type).
 //  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
 //     ListOffsets lookup, described once, and what each leader is asked), coalesce.go (the coalescer:
 //     concurrent reads share one ListOffsets per leader and lookup, their rounds waiting up to
-//     20 ms for the reads that come at once);
+//     20 ms for the reads that come at once; collect takes a read's answers from the rounds);
 //     next_record.go and time_lag.go (the next record after an offset, and a group's time lag),
 //     fetch_batches.go (concurrent reads share one Fetch per leader and isolation level, by
 //     natural batching: one out at a time, no waiting); group_offsets.go (one group's commits and
 //     lag), consumer_groups.go (every group), listgroups.go and offsetfetch.go (the requests they
 //     share), share_groups.go (share groups: their kinds, start offsets and lags).
 //
-// Beside the layers: client.go (Config, New, Client), errors.go (the typed errors of the reads),
+// Beside the layers: vocabulary.go (the terms every read speaks: topicPartition,
+// partitionLeader, how an error names partitions), client.go (Config, New, Client), errors.go
+// (the typed errors of the reads),
 // the configuration builders address.go, tls_config.go, sasl_config.go, oauthbearer.go and
 // mskiam.go, and partitioner.go (PartitionForKey: Kafka's default partitioner, no request at all).
 package kafkaclient

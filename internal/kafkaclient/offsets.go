@@ -1,12 +1,9 @@
 package kafkaclient
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -109,32 +106,6 @@ func (c *Client) PartitionOffsets(ctx context.Context, topic string, partition i
 	return res[0], nil
 }
 
-// topicPartition names one partition of one topic.
-type topicPartition struct {
-	topic     string
-	partition int
-}
-
-// partitionLeader is one partition of a read and its leader. A read takes them in any order,
-// and costs least with each topic's partitions together: it then finds each topic once
-// (topicRuns), where a million partitions cost a million lookups of their topic's name.
-type partitionLeader struct {
-	topicPartition
-	leader leader
-}
-
-// partitionLeaders is leaders as a read takes them, by topic and partition.
-func partitionLeaders(leaders map[topicPartition]leader) []partitionLeader {
-	out := make([]partitionLeader, 0, len(leaders))
-	for tp, l := range leaders {
-		out = append(out, partitionLeader{tp, l})
-	}
-	slices.SortFunc(out, func(a, b partitionLeader) int {
-		return cmp.Or(strings.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
-	})
-	return out
-}
-
 // listOffsets reads the partitions of req.Topic given in leaders (partition to leader), sorted by
 // partition.
 func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders map[int]leader) ([]PartitionOffsets, error) {
@@ -166,52 +137,6 @@ func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, lead
 	return settleAll(req, out)
 }
 
-// collect takes from each leader's round the answers of the read's partitions, one per lookup
-// asked of it, into a slice per topic. It reports the first error of any answer (firstError).
-func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[leader]*round) (map[string][]PartitionOffsets, error) {
-	out := sizedByTopic(asks)
-	var errs []error
-	for l, r := range rounds {
-		a := asks[l]
-		for topic, run := range topicRuns(a.partitions) {
-			ps := out[topic]
-			start := len(ps)
-			for _, tp := range run {
-				ps = append(ps, PartitionOffsets{Partition: tp.partition})
-			}
-			out[topic] = ps
-			for i, lk := range asked[l] {
-				answers := r.asks[a.listings[i].key].topics[topic]
-				for j, tp := range run {
-					an := answers.answer(int32(tp.partition))
-					if an.err != nil {
-						errs = append(errs, an.err)
-						continue
-					}
-					lk.set(&ps[start+j], an.offset, an.timestamp)
-				}
-			}
-		}
-	}
-	return out, firstError(errs)
-}
-
-// sizedByTopic is an empty slice per topic of asks, with room for its partitions: grown
-// partition by partition, the slices of a big read cost twice their size.
-func sizedByTopic(asks map[leader]leaderAsk) map[string][]PartitionOffsets {
-	counts := map[string]int{}
-	for _, a := range asks {
-		for topic, run := range topicRuns(a.partitions) {
-			counts[topic] += len(run)
-		}
-	}
-	out := make(map[string][]PartitionOffsets, len(counts))
-	for topic, n := range counts {
-		out[topic] = make([]PartitionOffsets, 0, n)
-	}
-	return out
-}
-
 // settleAll settles each partition's answers (settle), in place, and sorts each topic's by
 // partition.
 func settleAll(req OffsetsRequest, out map[string][]PartitionOffsets) (map[string][]PartitionOffsets, error) {
@@ -226,49 +151,6 @@ func settleAll(req OffsetsRequest, out map[string][]PartitionOffsets) (map[strin
 		slices.SortFunc(ps, func(a, b PartitionOffsets) int { return a.Partition - b.Partition })
 	}
 	return out, nil
-}
-
-// describePartitions names partitions for an error: `topic "a" partitions 0, 1` (all of one
-// topic), or the first few topics.
-func describePartitions(partitions []topicPartition) string {
-	var names []string
-	for _, tp := range partitions {
-		names = append(names, tp.topic)
-	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	if len(names) == 1 {
-		ids := make([]int32, len(partitions))
-		for i, tp := range partitions {
-			ids[i] = int32(tp.partition)
-		}
-		slices.Sort(ids)
-		return fmt.Sprintf("topic %q partition%s %s", names[0], plural(len(ids)), joinInts(ids))
-	}
-	const shown = 3
-	quoted := make([]string, 0, shown)
-	for _, n := range names[:min(shown, len(names))] {
-		quoted = append(quoted, fmt.Sprintf("%q", n))
-	}
-	if len(names) > shown {
-		return fmt.Sprintf("topics %s and %d more", strings.Join(quoted, ", "), len(names)-shown)
-	}
-	return "topics " + strings.Join(quoted, ", ")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func joinInts(ps []int32) string {
-	s := make([]string, len(ps))
-	for i, p := range ps {
-		s[i] = strconv.Itoa(int(p))
-	}
-	return strings.Join(s, ", ")
 }
 
 // settle checks one partition's answers against each other. Read in order, earliest <= every
