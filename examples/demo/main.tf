@@ -1,5 +1,5 @@
 # The configuration `make demo` plans against a local broker: the offsets of the three
-# partitions of topic "users". Run it yourself with a local build (see README.md).
+# partitions of topic "users". Run it yourself with a local build (CONTRIBUTING.md, "Using a local build").
 terraform {
   required_providers {
     kafka = {
