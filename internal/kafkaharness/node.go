@@ -100,21 +100,31 @@ func (n *Node) launch(detached bool) error {
 
 // Running reports whether the recorded pid is this node's JVM, alive (a
 // zombie, exited but not reaped, counts as gone).
-func (n *Node) Running() bool {
+func (n *Node) Running() bool { return n.notRunning() == "" }
+
+// notRunning says why the recorded pid is not this node's live JVM, "" when
+// it is: no pid, no process, a zombie, or another command line.
+func (n *Node) notRunning() string {
 	if n.Pid <= 0 {
-		return false
+		return "never launched"
 	}
-	switch procState(n.Pid) {
+	switch s := procState(n.Pid); s {
 	case "":
-		return false
+		return fmt.Sprintf("no process %d", n.Pid)
 	case "Z", "X":
 		// Exited; reap it if it is our child (ECHILD if not: init reaps it).
 		var ws syscall.WaitStatus
 		_, _ = syscall.Wait4(n.Pid, &ws, syscall.WNOHANG, nil)
-		return false
+		return fmt.Sprintf("process %d exited (state %s)", n.Pid, s)
 	}
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", n.Pid))
-	return err == nil && strings.Contains(string(cmdline), n.mainAndConfig())
+	switch {
+	case err != nil:
+		return fmt.Sprintf("process %d: %v", n.Pid, err)
+	case !strings.Contains(string(cmdline), n.mainAndConfig()):
+		return fmt.Sprintf("process %d runs %q", n.Pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
+	}
+	return ""
 }
 
 // Paused reports whether the node is stopped by SIGSTOP.

@@ -12,8 +12,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// errExited says the JVM exited before it was ready.
+// errExited says the JVM exited before it was ready: exitedLooks looks in a
+// row, 200 ms apart, found no JVM.
 var errExited = errors.New("exited during startup")
+
+const exitedLooks = 3
 
 // waitNode asks node n itself, through franz-go, until it says it serves, or
 // it exits, or ctx ends: a broker's metadata lists every broker of want
@@ -23,13 +26,18 @@ var errExited = errors.New("exited during startup")
 // accepts connections but does not answer yet cannot stall the loop.
 func (c *Cluster) waitNode(ctx context.Context, n *Node, want []int32) error {
 	var last error
+	gone := 0 // consecutive looks that found no JVM
 	for {
 		last = askNode(ctx, n, want, c.Version)
 		if last == nil {
 			return nil
 		}
-		if !n.Running() {
-			return fmt.Errorf("node %d: %w", n.ID, errExited)
+		// One look is not enough: a JVM found alive later was once seen gone
+		// 280 ms after its launch (CI, 2026-12-03, a chaos restart).
+		if why := n.notRunning(); why == "" {
+			gone = 0
+		} else if gone++; gone == exitedLooks {
+			return fmt.Errorf("node %d: %w (%s)", n.ID, errExited, why)
 		}
 		select {
 		case <-ctx.Done():

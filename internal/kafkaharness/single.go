@@ -46,6 +46,8 @@ type Options struct {
 // and a JVM was seen gone about a second after its launch, with nothing in its
 // log and no hs_err file (CI, 2026-12-02; cause not found): both are started
 // again, in a fresh dir on fresh ports. Any other failure is final at once.
+// (A JVM "gone" was since seen alive later: waitNode now looks exitedLooks
+// times, and its error says what /proc showed.)
 const attempts = 3
 
 // Bootstrap is every broker's PLAINTEXT address, comma-separated
