@@ -3,6 +3,7 @@ package acctest
 import (
 	"fmt"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -25,6 +26,17 @@ func (k *Kafka) minMaxVersion(key kmsg.Key) (int16, bool) {
 		}
 	}
 	return lowest, true
+}
+
+// lacking is the first broker whose ApiVersions answer lacks key; false when every broker serves it.
+func (k *Kafka) lacking(key kmsg.Key) (kadm.BrokerApiVersions, bool) {
+	k.t.Helper()
+	for _, v := range k.apiVersions() {
+		if _, ok := v.KeyMaxVersion(key.Int16()); !ok {
+			return v, true
+		}
+	}
+	return kadm.BrokerApiVersions{}, false
 }
 
 // ListsGroupTypes reports whether the brokers say each group's type: ListGroups v5 (KIP-1043,
@@ -55,11 +67,9 @@ func ListOffsetsVersionFor(timestamp int64) int16 {
 // before Kafka 3.5 (KIP-900) do not serve it, and refuse every SCRAM login.
 func (k *Kafka) SCRAMMissing() string {
 	k.t.Helper()
-	for _, v := range k.apiVersions() {
-		if _, ok := v.KeyMaxVersion(kmsg.DescribeUserSCRAMCredentials.Int16()); !ok {
-			return fmt.Sprintf("KIP-900: broker %d (%s) keeps no SCRAM credentials: DescribeUserScramCredentials "+
-				"(API key 50) is absent from its ApiVersions answer (KRaft serves SCRAM from Kafka 3.5)", v.NodeID, v.VersionGuess())
-		}
+	if v, ok := k.lacking(kmsg.DescribeUserSCRAMCredentials); ok {
+		return fmt.Sprintf("KIP-900: broker %d (%s) keeps no SCRAM credentials: DescribeUserScramCredentials "+
+			"(API key 50) is absent from its ApiVersions answer (KRaft serves SCRAM from Kafka 3.5)", v.NodeID, v.VersionGuess())
 	}
 	return ""
 }

@@ -42,11 +42,9 @@ func (k *Kafka) SupportsShareGroups() bool {
 
 func (k *Kafka) shareGroupsMissing() string {
 	k.t.Helper()
-	for _, v := range k.apiVersions() {
-		if _, ok := v.KeyMaxVersion(kmsg.DescribeShareGroupOffsets.Int16()); !ok {
-			return fmt.Sprintf("KIP-932: broker %d (%s) does not serve share groups: DescribeShareGroupOffsets (API key 90) is "+
-				"absent from its ApiVersions answer (share groups need Kafka 4.0+, on by default from 4.4)", v.NodeID, v.VersionGuess())
-		}
+	if v, ok := k.lacking(kmsg.DescribeShareGroupOffsets); ok {
+		return fmt.Sprintf("KIP-932: broker %d (%s) does not serve share groups: DescribeShareGroupOffsets (API key 90) is "+
+			"absent from its ApiVersions answer (share groups need Kafka 4.0+, on by default from 4.4)", v.NodeID, v.VersionGuess())
 	}
 	return ""
 }

@@ -46,11 +46,9 @@ func (n *Node) Addr() string { return addr(n.Port) }
 func (n *Node) LogPath() string { return filepath.Join(n.Dir, "broker.log") }
 
 // mainAndConfig is the end of the node's command line, its main class and
-// config file ("kafka.Kafka\x00<dir>/server.properties"), as /proc shows it.
+// config file ("kafka.Kafka\x00<dir>/server.properties"), as /proc shows it;
+// Args holds at least the two (notRunning checks).
 func (n *Node) mainAndConfig() string {
-	if len(n.Args) < 2 {
-		return "\x00" // no launch command: matches no process
-	}
 	return n.Args[len(n.Args)-2] + "\x00" + n.Args[len(n.Args)-1]
 }
 
@@ -105,7 +103,7 @@ func (n *Node) Running() bool { return n.notRunning() == "" }
 // notRunning says why the recorded pid is not this node's live JVM, "" when
 // it is: no pid, no process, a zombie, or another command line.
 func (n *Node) notRunning() string {
-	if n.Pid <= 0 {
+	if n.Pid <= 0 || len(n.Args) < 2 {
 		return "never launched"
 	}
 	switch s := procState(n.Pid); s {
