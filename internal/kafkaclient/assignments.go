@@ -18,8 +18,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/segmentio/kafka-go/protocol"
-	"github.com/segmentio/kafka-go/protocol/describegroups"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
@@ -123,18 +122,18 @@ func describable(listed map[string]listedGroupInfo) map[leader]map[string][]stri
 // subscribe to, and how many members each has.
 func (c *Client) describeAssignments(ctx context.Context, coordinator leader, kind string, groups []string) (members, error) {
 	var (
-		req protocol.Message
+		req kmsg.Request
 		op  string
 	)
 	switch kind {
 	case ClassicGroup:
-		req, op = &describegroups.Request{Groups: groups}, "DescribeGroups"
+		req, op = &kmsg.DescribeGroupsRequest{Groups: groups}, "DescribeGroups"
 	case ConsumerGroup:
-		req, op = &wire.ConsumerGroupDescribeRequest{GroupIDs: groups}, "ConsumerGroupDescribe"
+		req, op = &kmsg.ConsumerGroupDescribeRequest{Groups: groups}, "ConsumerGroupDescribe"
 	case ShareGroup:
-		req, op = &wire.ShareGroupDescribeRequest{GroupIDs: groups}, "ShareGroupDescribe"
+		req, op = &kmsg.ShareGroupDescribeRequest{GroupIDs: groups}, "ShareGroupDescribe"
 	case StreamsGroup:
-		req, op = &wire.StreamsGroupDescribeRequest{GroupIDs: groups}, "StreamsGroupDescribe"
+		req, op = &kmsg.StreamsGroupDescribeRequest{Groups: groups}, "StreamsGroupDescribe"
 	default:
 		// A kind this provider does not know may read topics in a way it cannot see: fail closed.
 		return members{}, fmt.Errorf("group %q is of kind %q, which this provider cannot describe: it cannot tell "+
@@ -148,25 +147,19 @@ func (c *Client) describeAssignments(ctx context.Context, coordinator leader, ki
 	}
 	out, counts, subs := owned{}, memberCounts{}, subscriptions{}
 	switch res := m.(type) {
-	case *describegroups.Response:
+	case *kmsg.DescribeGroupsResponse:
 		for _, g := range res.Groups {
 			err = errors.Join(err, classicOwned(out, counts, g))
 		}
-	case *wire.ConsumerGroupDescribeResponse:
+	case *kmsg.ConsumerGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, describedOwned(out, counts, subs, op, g,
-				func(m wire.ConsumerGroupDescribeMember) (wire.Assignment, []string) {
-					return m.Assignment, m.SubscribedTopicNames
-				}))
+			err = errors.Join(err, consumerOwned(out, counts, subs, g))
 		}
-	case *wire.ShareGroupDescribeResponse:
+	case *kmsg.ShareGroupDescribeResponse:
 		for _, g := range res.Groups {
-			err = errors.Join(err, describedOwned(out, counts, subs, op, g,
-				func(m wire.ShareGroupDescribeMember) (wire.Assignment, []string) {
-					return m.Assignment, m.SubscribedTopicNames
-				}))
+			err = errors.Join(err, shareOwned(out, counts, subs, g))
 		}
-	case *wire.StreamsGroupDescribeResponse:
+	case *kmsg.StreamsGroupDescribeResponse:
 		for _, g := range res.Groups {
 			err = errors.Join(err, streamsOwned(out, counts, g))
 		}
@@ -188,56 +181,68 @@ func described(op, group string, code int16) (bool, error) {
 
 // classicOwned adds what a classic group's members own: their consumer-protocol assignments.
 // Groups of other protocol types (Kafka Connect's) own no partitions.
-func classicOwned(out owned, counts memberCounts, g describegroups.ResponseGroup) error {
-	if ok, err := described("DescribeGroups", g.GroupID, g.ErrorCode); !ok {
+func classicOwned(out owned, counts memberCounts, g kmsg.DescribeGroupsResponseGroup) error {
+	if ok, err := described("DescribeGroups", g.Group, g.ErrorCode); !ok {
 		return err
 	}
-	counts[g.GroupID] = len(g.Members)
+	counts[g.Group] = len(g.Members)
 	if g.ProtocolType != "consumer" {
 		return nil
 	}
 	for _, m := range g.Members {
 		topics, err := wire.ClassicAssignment(m.MemberAssignment)
 		if err != nil {
-			return fmt.Errorf("DescribeGroups for group %q: member %q: %w", g.GroupID, m.MemberID, err)
+			return fmt.Errorf("DescribeGroups for group %q: member %q: %w", g.Group, m.MemberID, err)
 		}
 		for topic, partitions := range topics {
-			out.add(g.GroupID, topic, partitions)
+			out.add(g.Group, topic, partitions)
 		}
 	}
 	return nil
 }
 
-// describedOwned adds what the members of a consumer-protocol or share group own and subscribe to.
-func describedOwned[M any](out owned, counts memberCounts, subs subscriptions, op string, g wire.DescribedGroup[M],
-	member func(M) (wire.Assignment, []string),
-) error {
-	if ok, err := described(op, g.GroupID, g.ErrorCode); !ok {
+// consumerOwned adds what the members of a consumer-protocol group (KIP-848) own and subscribe to.
+func consumerOwned(out owned, counts memberCounts, subs subscriptions, g kmsg.ConsumerGroupDescribeResponseGroup) error {
+	if ok, err := described("ConsumerGroupDescribe", g.Group, g.ErrorCode); !ok {
+		return err
+	}
+	counts[g.Group] = len(g.Members)
+	for _, m := range g.Members {
+		for _, tp := range m.Assignment.TopicPartitions {
+			out.add(g.Group, tp.Topic, tp.Partitions)
+		}
+		subs.add(g.Group, m.SubscribedTopics)
+	}
+	return nil
+}
+
+// shareOwned adds what the members of a share group (KIP-932) own and subscribe to.
+func shareOwned(out owned, counts memberCounts, subs subscriptions, g kmsg.ShareGroupDescribeResponseGroup) error {
+	if ok, err := described("ShareGroupDescribe", g.GroupID, g.ErrorCode); !ok {
 		return err
 	}
 	counts[g.GroupID] = len(g.Members)
 	for _, m := range g.Members {
-		assignment, topics := member(m)
-		for _, tp := range assignment.TopicPartitions {
-			out.add(g.GroupID, tp.TopicName, tp.Partitions)
+		for _, tp := range m.Assignment.TopicPartitions {
+			out.add(g.GroupID, tp.Topic, tp.Partitions)
 		}
-		subs.add(g.GroupID, topics)
+		subs.add(g.GroupID, m.SubscribedTopicNames)
 	}
 	return nil
 }
 
 // streamsOwned adds the source partitions of a streams group's active tasks.
-func streamsOwned(out owned, counts memberCounts, g wire.StreamsGroupDescribeGroup) error {
-	if ok, err := described("StreamsGroupDescribe", g.GroupID, g.ErrorCode); !ok {
+func streamsOwned(out owned, counts memberCounts, g kmsg.StreamsGroupDescribeResponseGroup) error {
+	if ok, err := described("StreamsGroupDescribe", g.Group, g.ErrorCode); !ok {
 		return err
 	}
-	counts[g.GroupID] = len(g.Members)
+	counts[g.Group] = len(g.Members)
 	sources := map[string][]string{} // by subtopology
 	if g.Topology != nil {
 		for _, s := range g.Topology.Subtopologies {
 			sources[s.SubtopologyID] = s.SourceTopics
 			for _, r := range s.RepartitionSourceTopics {
-				sources[s.SubtopologyID] = append(sources[s.SubtopologyID], r.Name)
+				sources[s.SubtopologyID] = append(sources[s.SubtopologyID], r.Topic)
 			}
 		}
 	}
@@ -246,11 +251,11 @@ func streamsOwned(out owned, counts memberCounts, g wire.StreamsGroupDescribeGro
 			topics, ok := sources[task.SubtopologyID]
 			if !ok { // what it reads is unknown: fail closed rather than leave it out
 				return fmt.Errorf("StreamsGroupDescribe for group %q: member %q has active tasks of subtopology %q, "+
-					"which the group's topology does not hold: the topics it reads are unknown; read again", g.GroupID,
+					"which the group's topology does not hold: the topics it reads are unknown; read again", g.Group,
 					m.MemberID, task.SubtopologyID)
 			}
 			for _, topic := range topics {
-				out.add(g.GroupID, topic, task.Partitions)
+				out.add(g.Group, topic, task.Partitions)
 			}
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
-	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // joinWithoutCommits makes a franz-go consumer (classic protocol) a member of group on topic,
@@ -84,16 +83,17 @@ func TestConsumerGroupsAssignedWithoutCommits(t *testing.T) {
 // A streams member's active tasks name the subtopology whose source topics they read; a task of a
 // subtopology the topology does not hold is an error, never a reader left out.
 func TestStreamsOwned(t *testing.T) {
-	topology := &wire.StreamsTopology{Subtopologies: []wire.StreamsSubtopology{
+	topology := &kmsg.StreamsGroupDescribeResponseGroupTopology{Subtopologies: []kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology{
 		{SubtopologyID: "0", SourceTopics: []string{"in", "other"}},
-		{SubtopologyID: "1", RepartitionSourceTopics: []wire.StreamsTopicInfo{{Name: "app-repartition"}}},
+		{SubtopologyID: "1", RepartitionSourceTopics: []kmsg.TopicInfo{{Topic: "app-repartition"}}},
 	}}
-	member := func(subtopology string, partitions ...int32) wire.StreamsGroupDescribeMember {
-		return wire.StreamsGroupDescribeMember{MemberID: "m", Assignment: wire.StreamsAssignment{
-			ActiveTasks: []wire.StreamsTaskIDs{{SubtopologyID: subtopology, Partitions: partitions}}}}
+	member := func(subtopology string, partitions ...int32) kmsg.StreamsGroupDescribeResponseGroupMember {
+		return kmsg.StreamsGroupDescribeResponseGroupMember{MemberID: "m", Assignment: kmsg.StreamsAssignment{
+			ActiveTasks: []kmsg.TaskIDs{{SubtopologyID: subtopology, Partitions: partitions}}}}
 	}
 	out, counts := owned{}, memberCounts{}
-	g := wire.StreamsGroupDescribeGroup{GroupID: "app", Topology: topology, Members: []wire.StreamsGroupDescribeMember{member("0", 1), member("1", 0)}}
+	g := kmsg.StreamsGroupDescribeResponseGroup{Group: "app", Topology: topology,
+		Members: []kmsg.StreamsGroupDescribeResponseGroupMember{member("0", 1), member("1", 0)}}
 	if err := streamsOwned(out, counts, g); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestStreamsOwned(t *testing.T) {
 	if diff := cmp.Diff(want, out["app"], cmp.AllowUnexported(topicPartition{})); diff != "" || counts["app"] != 2 {
 		t.Errorf("members %d, want 2; owned partitions (-want +got):\n%s", counts["app"], diff)
 	}
-	g.Members = []wire.StreamsGroupDescribeMember{member("9", 0)}
+	g.Members = []kmsg.StreamsGroupDescribeResponseGroupMember{member("9", 0)}
 	if err := streamsOwned(owned{}, memberCounts{}, g); err == nil || !strings.Contains(err.Error(), `subtopology "9"`) {
 		t.Errorf("a task of an unknown subtopology: got %v, want an error naming it", err)
 	}

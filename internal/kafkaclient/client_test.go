@@ -16,7 +16,6 @@ import (
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
-	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // Close while a round lingers and while one is out: Close returns, the reads under way fail at
@@ -139,7 +138,7 @@ func TestDroppedConnectionIsNotClosedClient(t *testing.T) {
 	addr := c.ListenAddrs()[0]
 	done := make(chan error, 1)
 	go func() {
-		_, err := cl.brokers.RoundTrip(context.Background(), addr, &wire.ListGroupsRequest{})
+		_, err := cl.brokers.RoundTrip(context.Background(), addr, &kmsg.ListGroupsRequest{})
 		done <- err
 	}()
 	<-held

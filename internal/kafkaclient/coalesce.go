@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
-	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // Reads that wait at the same moment share ListOffsets requests. Each partition leader has a
@@ -414,7 +414,7 @@ func (co *coalescer) send(l leader, r *round) {
 			co.failAll(l, r.listings[k], r.asks[k], err)
 			continue
 		}
-		res, err := answerAs[*wire.ListOffsetsResponse]("ListOffsets", m)
+		res, err := answerAs[*kmsg.ListOffsetsResponse]("ListOffsets", m)
 		if err != nil {
 			co.failAll(l, r.listings[k], r.asks[k], err)
 			continue
@@ -439,18 +439,18 @@ func (r *round) keys() []lookupKey {
 
 // listOffsetsFor is the request of one lookup key: every partition asked, by topic. A lookup
 // that reads remote storage (v10+) may take until the deadline.
-func listOffsetsFor(k lookupKey, es *entries, deadline time.Time) *wire.ListOffsetsRequest {
+func listOffsetsFor(k lookupKey, es *entries, deadline time.Time) *kmsg.ListOffsetsRequest {
 	timeout := min(max(time.Until(deadline).Milliseconds(), 0), math.MaxInt32)
-	req := &wire.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation), TimeoutMs: int32(timeout)}
+	req := &kmsg.ListOffsetsRequest{ReplicaID: -1, IsolationLevel: int8(k.isolation), TimeoutMillis: int32(timeout)}
 	for topic, te := range es.topics {
-		ps := make([]wire.ListOffsetsRequestPartition, len(te.asked))
+		ps := make([]kmsg.ListOffsetsRequestTopicPartition, len(te.asked))
 		for i, e := range te.asked {
-			ps[i] = wire.ListOffsetsRequestPartition{Partition: e.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp}
+			ps[i] = kmsg.ListOffsetsRequestTopicPartition{Partition: e.partition, CurrentLeaderEpoch: -1, Timestamp: k.timestamp}
 		}
-		slices.SortFunc(ps, func(a, b wire.ListOffsetsRequestPartition) int { return cmp.Compare(a.Partition, b.Partition) })
-		req.Topics = append(req.Topics, wire.ListOffsetsRequestTopic{Topic: topic, Partitions: ps})
+		slices.SortFunc(ps, func(a, b kmsg.ListOffsetsRequestTopicPartition) int { return cmp.Compare(a.Partition, b.Partition) })
+		req.Topics = append(req.Topics, kmsg.ListOffsetsRequestTopic{Topic: topic, Partitions: ps})
 	}
-	slices.SortFunc(req.Topics, func(a, b wire.ListOffsetsRequestTopic) int { return cmp.Compare(a.Topic, b.Topic) })
+	slices.SortFunc(req.Topics, func(a, b kmsg.ListOffsetsRequestTopic) int { return cmp.Compare(a.Topic, b.Topic) })
 	return req
 }
 
@@ -464,7 +464,7 @@ func (co *coalescer) failAll(l leader, ls listing, es *entries, err error) {
 
 // record records the answer of every entry asked, from the response's partitions (the last, if
 // one comes twice; those not asked are ignored), and an error for each entry it lacks.
-func record(l leader, ls listing, es *entries, res *wire.ListOffsetsResponse) {
+func record(l leader, ls listing, es *entries, res *kmsg.ListOffsetsResponse) {
 	for _, t := range res.Topics {
 		te := es.topics[t.Topic]
 		if te == nil {
@@ -487,7 +487,7 @@ func record(l leader, ls listing, es *entries, res *wire.ListOffsetsResponse) {
 
 // judge is the answer of topic's partition p: its offsets, or why they cannot be used. An entry
 // with an error carries placeholder offsets (-1): never used.
-func judge(l leader, ls listing, topic string, p wire.ListOffsetsResponsePartition) answer {
+func judge(l leader, ls listing, topic string, p kmsg.ListOffsetsResponseTopicPartition) answer {
 	op := ls.op
 	switch {
 	case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.optional:

@@ -10,7 +10,7 @@ import (
 
 	"github.com/segmentio/kafka-go"
 
-	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // ConsumerGroupsRequest selects consumer groups.
@@ -145,7 +145,7 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 // topics the selected groups read (ListOffsets per leader across all topics, one round), and sums
 // up each group.
 func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
-	listed map[string]listedGroupInfo, committed map[string][]wire.OffsetFetchResponseTopic,
+	listed map[string]listedGroupInfo, committed map[string][]kmsg.OffsetFetchResponseGroupTopic,
 	shareLags map[string]map[topicPartition]int64, readers groupReaders, fresh bool,
 ) ([]GroupSummary, error) {
 	commits, err := selectCommits(md, req.Topics, committed, fresh)
@@ -244,7 +244,7 @@ func readTopics(commits map[topicPartition]int64, owns map[topicPartition]bool, 
 // selectCommits keeps each group's commits to the selected topics (nil: all) and to partitions
 // the metadata knows. A commit to a partition the metadata lacks is asked again with fresh
 // metadata, then left out.
-func selectCommits(md *clusterMetadata, topics []string, committed map[string][]wire.OffsetFetchResponseTopic, fresh bool,
+func selectCommits(md *clusterMetadata, topics []string, committed map[string][]kmsg.OffsetFetchResponseGroupTopic, fresh bool,
 ) (map[string]map[topicPartition]int64, error) {
 	filter := topicSet(topics)
 	byName := md.byName()
@@ -252,14 +252,14 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 	for id, topics := range committed {
 		commits[id] = map[topicPartition]int64{}
 		for _, t := range topics {
-			if filter != nil && !filter[t.Name] {
+			if filter != nil && !filter[t.Topic] {
 				continue
 			}
 			for _, p := range t.Partitions {
-				if p.CommittedOffset < 0 {
+				if p.Offset < 0 {
 					continue // no commit
 				}
-				if !byName[t.Name].hasPartition(p.Partition) {
+				if !byName[t.Topic].hasPartition(p.Partition) {
 					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
 					// soon after. A cached layout may also just lag behind.
 					if !fresh {
@@ -267,7 +267,7 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 					}
 					continue
 				}
-				commits[id][topicPartition{t.Name, int(p.Partition)}] = p.CommittedOffset
+				commits[id][topicPartition{t.Topic, int(p.Partition)}] = p.Offset
 			}
 		}
 	}

@@ -1,11 +1,14 @@
-// Package kafkaclient reads offsets from Apache Kafka with kafka-go's protocol types over its own
-// connections: one per broker for the life of the Client, requests pipelined and coalesced.
+// Package kafkaclient reads offsets from Apache Kafka over its own connections: one per broker
+// for the life of the Client, requests pipelined and coalesced. Its messages are franz-go's kmsg
+// types (generated from Kafka's own definitions); kafka-go gives the handshake (ApiVersions, its
+// SASL mechanisms and messages, AWS MSK IAM) and the compression codecs of record batches.
 //
 // It knows nothing about Terraform: plain Go values in, plain Go values and typed errors out. It
 // only reads: Metadata requests that never allow topic auto-creation, ListOffsets, and the group
 // reads (ListGroups; FindCoordinator only where __consumer_offsets exists; DescribeGroups;
-// OffsetFetch; DescribeShareGroupOffsets for share groups). It never uses kafka-go's Conn/Dial* API, which can auto-create topics and loop
-// until its context ends.
+// OffsetFetch; the describe APIs of Kafka 4's group kinds; DescribeShareGroupOffsets for share
+// groups; Fetch for the next record's time). It never uses kafka-go's Conn/Dial* API, which can
+// auto-create topics and loop until its context ends.
 //
 // # How a read flows
 //
@@ -31,14 +34,13 @@
 //
 // Bottom-up; each layer uses only those below it.
 //
-//  1. Wire, package wire: our message types where kafka-go stops (ListOffsets v11, ListGroups v5,
-//     OffsetFetch v9, Fetch v4-v11 with raw records; DescribeShareGroupOffsets, past kafka-go's
-//     tables, encoded by wire itself), the reading of record batches, the checks of a peer's bytes
-//     before kafka-go decodes them, Kafka's names
-//     for error codes.
+//  1. Wire, package wire: the APIs and versions the provider sends (wire.Speaks), the reading of
+//     record batches, the checks of a peer's bytes before anything decodes them (frame sizes, the
+//     first answer), Kafka's names for error codes.
 //  2. Brokers, package broker: one long-lived, pipelined connection per broker (dial, TLS,
-//     ApiVersions, SASL) and what a failed connection means, with its address. Its error types
-//     keep their names here (errors_aliases.go).
+//     ApiVersions, SASL; then kmsg requests, each answer decoded by kmsg, which checks every
+//     length) and what a failed connection means, with its address. Its error types keep their
+//     names here (errors_aliases.go).
 //  3. Cluster view: metadata.go (topics and leaders, cached until a read finds them stale),
 //     bootstrap.go (which bootstrap server to ask), retry.go (the one retry policy: what is
 //     retried, backoff, first contact, addresses that waiting does not make right; whether the

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
@@ -21,7 +23,7 @@ import (
 
 // fetchBatches are the Fetch queues of a Client; send is the one round trip they make.
 type fetchBatches struct {
-	send func(ctx context.Context, l leader, req *wire.FetchRequest) (*wire.FetchResponse, error)
+	send func(ctx context.Context, l leader, req *kmsg.FetchRequest) (*kmsg.FetchResponse, error)
 	// spawn runs a batch's sending loop in a goroutine of the Client; false once it is closed.
 	spawn func(func()) bool
 	life  context.Context
@@ -48,12 +50,12 @@ type fetchBatch struct {
 	asks      map[topicPartition]nextAsk // offset and bytes of each partition
 	deadline  time.Time                  // the latest deadline of its reads
 	done      chan struct{}              // closed when res or err is in
-	res       *wire.FetchResponse
+	res       *kmsg.FetchResponse
 	err       error
 }
 
 func newFetchBatches(life context.Context, spawn func(func()) bool,
-	send func(context.Context, leader, *wire.FetchRequest) (*wire.FetchResponse, error),
+	send func(context.Context, leader, *kmsg.FetchRequest) (*kmsg.FetchResponse, error),
 ) *fetchBatches {
 	return &fetchBatches{send: send, spawn: spawn, life: life, queues: map[fetchQueueKey]*fetchQueue{}}
 }
@@ -61,7 +63,7 @@ func newFetchBatches(life context.Context, spawn func(func()) bool,
 // fetch asks leader l for every partition of asks, alone or with the reads that wait at the same
 // time, and returns the answer of the request that carried them (which may hold other reads'
 // partitions too).
-func (b *fetchBatches) fetch(ctx context.Context, l leader, isolation Isolation, asks map[topicPartition]*nextAsk) (*wire.FetchResponse, error) {
+func (b *fetchBatches) fetch(ctx context.Context, l leader, isolation Isolation, asks map[topicPartition]*nextAsk) (*kmsg.FetchResponse, error) {
 	for {
 		batch, err := b.join(ctx, l, isolation, asks)
 		if err != nil {
@@ -158,7 +160,7 @@ func (b *fetchBatches) sendContext(batch *fetchBatch) (context.Context, context.
 // request is the batch's Fetch request: the partitions by topic and partition, except that a
 // partition whose next batch is larger than the response bound goes first, where a broker
 // returns a whole batch whatever the limits (KIP-74).
-func (batch *fetchBatch) request() *wire.FetchRequest {
+func (batch *fetchBatch) request() *kmsg.FetchRequest {
 	tps := make([]topicPartition, 0, len(batch.asks))
 	for tp := range batch.asks {
 		tps = append(tps, tp)
@@ -169,9 +171,9 @@ func (batch *fetchBatch) request() *wire.FetchRequest {
 	if i := slices.IndexFunc(tps, func(tp topicPartition) bool { return batch.asks[tp].bytes > fetchResponseBytes }); i > 0 {
 		tps[0], tps[i] = tps[i], tps[0]
 	}
-	req := &wire.FetchRequest{
+	req := &kmsg.FetchRequest{
 		ReplicaID:      wire.FetchConsumerReplica,
-		MaxWaitTime:    0,
+		MaxWaitMillis:  0,
 		MinBytes:       0, // answer at once: the data is there or the log ends
 		MaxBytes:       fetchResponseBytes,
 		IsolationLevel: int8(batch.isolation),
@@ -181,10 +183,10 @@ func (batch *fetchBatch) request() *wire.FetchRequest {
 	for _, tp := range tps {
 		ask := batch.asks[tp]
 		if n := len(req.Topics); n == 0 || req.Topics[n-1].Topic != tp.topic {
-			req.Topics = append(req.Topics, wire.FetchRequestTopic{Topic: tp.topic})
+			req.Topics = append(req.Topics, kmsg.FetchRequestTopic{Topic: tp.topic})
 		}
 		t := &req.Topics[len(req.Topics)-1]
-		t.Partitions = append(t.Partitions, wire.FetchRequestPartition{
+		t.Partitions = append(t.Partitions, kmsg.FetchRequestTopicPartition{
 			Partition: int32(tp.partition), CurrentLeaderEpoch: wire.FetchNoLeaderEpoch, FetchOffset: ask.from,
 			LogStartOffset: wire.FetchNoLogStart, PartitionMaxBytes: ask.bytes,
 		})

@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
-	"github.com/segmentio/kafka-go/protocol"
-	"github.com/segmentio/kafka-go/protocol/describegroups"
-	"github.com/segmentio/kafka-go/protocol/findcoordinator"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
@@ -377,12 +375,12 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 		return leader{}, c.seedError(err)
 	}
 	sent := time.Now()
-	m, err := c.brokers.RoundTrip(ctx, addr, &findcoordinator.Request{Key: group})
+	m, err := c.brokers.RoundTrip(ctx, addr, &kmsg.FindCoordinatorRequest{CoordinatorKey: group}) // CoordinatorType 0: a group
 	if err != nil {
 		c.cluster.dropSeed(addr)
 		return leader{}, c.requestError(op, addr, -1, err)
 	}
-	fc, err := answerAs[*findcoordinator.Response](op, m)
+	fc, err := answerAs[*kmsg.FindCoordinatorResponse](op, m)
 	if err != nil {
 		return leader{}, err
 	}
@@ -403,20 +401,18 @@ type describedGroup struct {
 }
 
 // describeGroup asks the group's coordinator for its state, kind, members and what they own.
-// DescribeGroups (through kafka-go's protocol package: its Client.DescribeGroups also decodes
-// member metadata, which fails on groups that are not consumer groups) answers for classic
-// groups; a group it does not know (Dead, or GROUP_ID_NOT_FOUND), a KIP-848 consumer group among
+// DescribeGroups answers for classic groups; a group it does not know (Dead, or GROUP_ID_NOT_FOUND), a KIP-848 consumer group among
 // them, is looked up with ListGroups on its coordinator, then, with members, described by the API
 // of its kind. A group neither knows is Dead without members: OffsetFetch then decides whether it
 // exists (its commits outlive its members).
 func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (describedGroup, error) {
-	m, err := c.brokers.RoundTrip(ctx, coordinator.address, &describegroups.Request{Groups: []string{group}})
+	m, err := c.brokers.RoundTrip(ctx, coordinator.address, &kmsg.DescribeGroupsRequest{Groups: []string{group}})
 	if err != nil {
 		return describedGroup{}, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	op := fmt.Sprintf("DescribeGroups for group %q", group)
-	res, err := answerAs[*describegroups.Response](op, m)
+	res, err := answerAs[*kmsg.DescribeGroupsResponse](op, m)
 	if err != nil {
 		return describedGroup{}, err
 	}
@@ -425,12 +421,12 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 	}
 	g := res.Groups[0]
 	switch code := kafka.Error(g.ErrorCode); {
-	case code == 0 && g.GroupState != "Dead": // DescribeGroups describes classic groups only
+	case code == 0 && g.State != "Dead": // DescribeGroups describes classic groups only
 		owns, counts := owned{}, memberCounts{}
 		if err := classicOwned(owns, counts, g); err != nil {
 			return describedGroup{}, err
 		}
-		return describedGroup{state: g.GroupState, kind: c.classicKind(ctx, coordinator), live: len(g.Members) > 0,
+		return describedGroup{state: g.State, kind: c.classicKind(ctx, coordinator), live: len(g.Members) > 0,
 			members: counts[group], owns: owns[group]}, nil
 	case code != 0 && code != kafka.GroupIdNotFound:
 		return describedGroup{}, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
@@ -466,7 +462,7 @@ func (c *Client) classicKind(ctx context.Context, coordinator leader) string {
 	if err != nil {
 		return ""
 	}
-	if v, _ := conn.Version(protocol.ListGroups); v < wire.ListGroupsTypeVersion {
+	if v, _ := conn.Version(kmsg.ListGroups); v < wire.ListGroupsTypeVersion {
 		return ""
 	}
 	return ClassicGroup
@@ -491,17 +487,17 @@ func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group s
 			if err := groupError("OffsetFetch", group, codeError(p.ErrorCode)); err != nil {
 				var be *BrokerError
 				if errors.As(err, &be) {
-					be.Topic, be.Partition = t.Name, int(p.Partition)
+					be.Topic, be.Partition = t.Topic, int(p.Partition)
 				}
 				return nil, err
 			}
-			if p.CommittedOffset < 0 {
+			if p.Offset < 0 {
 				continue
 			}
-			if out[t.Name] == nil {
-				out[t.Name] = map[int]int64{}
+			if out[t.Topic] == nil {
+				out[t.Topic] = map[int]int64{}
 			}
-			out[t.Name][int(p.Partition)] = p.CommittedOffset
+			out[t.Topic][int(p.Partition)] = p.Offset
 		}
 	}
 	return out, nil

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // listedAnywhere says whether any broker of the latest metadata lists the group (ListGroups on
@@ -76,10 +76,10 @@ func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *reg
 				return
 			}
 			for _, g := range groups {
-				if match != nil && !match.MatchString(g.GroupID) {
+				if match != nil && !match.MatchString(g.Group) {
 					continue
 				}
-				out[g.GroupID] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType, groupType: g.GroupType}
+				out[g.Group] = listedGroupInfo{coordinator: b, state: g.GroupState, protocolType: g.ProtocolType, groupType: g.GroupType}
 			}
 		})
 	}
@@ -89,12 +89,12 @@ func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *reg
 
 // listGroupsOn asks one broker for the groups it coordinates (ListGroups). group, when set, is
 // the one group the caller looks for, and errors name it.
-func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wire.ListGroupsResponseGroup, error) {
+func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]kmsg.ListGroupsResponseGroup, error) {
 	about := ""
 	if group != "" {
 		about = fmt.Sprintf(" for group %q", group)
 	}
-	m, err := c.brokers.RoundTrip(ctx, b.address, &wire.ListGroupsRequest{})
+	m, err := c.brokers.RoundTrip(ctx, b.address, &kmsg.ListGroupsRequest{})
 	if err != nil {
 		op := "ListGroups"
 		if group != "" {
@@ -102,7 +102,7 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wi
 		}
 		return nil, c.requestError(op, b.address, int(b.id), err)
 	}
-	lg, err := answerAs[*wire.ListGroupsResponse](fmt.Sprintf("ListGroups on broker %d%s", b.id, about), m)
+	lg, err := answerAs[*kmsg.ListGroupsResponse](fmt.Sprintf("ListGroups on broker %d%s", b.id, about), m)
 	switch {
 	case err != nil:
 		return nil, err
@@ -118,9 +118,9 @@ func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]wi
 
 // listedGroup is group's entry in groups (one broker's ListGroups answer: its state is empty
 // below ListGroups v4, its type below v5); found is false when the broker does not list the group.
-func listedGroup(groups []wire.ListGroupsResponseGroup, group string) (g wire.ListGroupsResponseGroup, found bool) {
+func listedGroup(groups []kmsg.ListGroupsResponseGroup, group string) (g kmsg.ListGroupsResponseGroup, found bool) {
 	for _, g := range groups {
-		if g.GroupID == group {
+		if g.Group == group {
 			return g, true
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
@@ -151,7 +151,7 @@ func (c *Client) leaderLookups(ctx context.Context, byLeader map[leader][]topicP
 				if err != nil {
 					return nil, c.requestError(lk.op, l.address, int(l.id), err)
 				}
-				served, _ := conn.Version(protocol.ListOffsets)
+				served, _ := conn.Version(kmsg.ListOffsets)
 				if err := lk.servedBy(l.address, served); err != nil {
 					if lk.optional {
 						continue

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
-	"github.com/segmentio/kafka-go/protocol/metadata"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // clusterView is what the Client knows of the cluster's layout: the brokers, and per topic its
@@ -174,23 +174,23 @@ func (c *Client) requestMetadata(ctx context.Context, topic string, started time
 
 // topicsOf is what a Metadata answer says of each of topics, requested at started: a topic the
 // answer leaves out does not exist (UNKNOWN_TOPIC_OR_PARTITION).
-func topicsOf(res *metadata.Response, topics []string, started time.Time) map[string]*topicMetadata {
+func topicsOf(res *kmsg.MetadataResponse, topics []string, started time.Time) map[string]*topicMetadata {
 	out := make(map[string]*topicMetadata, len(topics))
 	for _, t := range topics {
 		out[t] = &topicMetadata{code: kafka.UnknownTopicOrPartition, requested: started}
 	}
 	for _, t := range res.Topics {
-		if md, ok := out[t.Name]; ok {
+		if md, ok := out[deref(t.Topic)]; ok {
 			md.code, md.partitions = kafka.Error(t.ErrorCode), partitionsOf(t)
 		}
 	}
 	return out
 }
 
-func partitionsOf(t metadata.ResponseTopic) map[int32]partitionMetadata {
+func partitionsOf(t kmsg.MetadataResponseTopic) map[int32]partitionMetadata {
 	out := make(map[int32]partitionMetadata, len(t.Partitions))
 	for _, p := range t.Partitions {
-		out[p.PartitionIndex] = partitionMetadata{leader: p.LeaderID, code: kafka.Error(p.ErrorCode)}
+		out[p.Partition] = partitionMetadata{leader: p.Leader, code: kafka.Error(p.ErrorCode)}
 	}
 	return out
 }
@@ -199,7 +199,7 @@ func partitionsOf(t metadata.ResponseTopic) map[int32]partitionMetadata {
 // DESCRIBE) to the current seed (bootstrap.go), never allowing auto-creation, and records the
 // brokers it lists, and when it named their addresses. A failure drops the seed, so that the next attempt races the bootstrap
 // servers again.
-func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Response, error) {
+func (c *Client) askMetadata(ctx context.Context, topics []string) (*kmsg.MetadataResponse, error) {
 	addr, err := c.seedAddr(ctx)
 	if err != nil {
 		return nil, c.seedError(err)
@@ -207,13 +207,19 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*metadata.Re
 	sent := time.Now()
 	// Asking for every topic (kafka_topics_offsets, kafka_consumer_groups) also asks what the
 	// principal may do on the cluster (Metadata v8-v10): whether ListGroups lists every group.
-	m, err := c.brokers.RoundTrip(ctx, addr, &metadata.Request{TopicNames: topics, AllowAutoTopicCreation: false,
-		IncludeClusterAuthorizedOperations: topics == nil})
+	req := &kmsg.MetadataRequest{AllowAutoTopicCreation: false, IncludeClusterAuthorizedOperations: topics == nil}
+	if topics != nil { // nil Topics is every topic; an empty list, none
+		req.Topics = make([]kmsg.MetadataRequestTopic, len(topics))
+		for i := range topics {
+			req.Topics[i].Topic = &topics[i]
+		}
+	}
+	m, err := c.brokers.RoundTrip(ctx, addr, req)
 	if err != nil {
 		c.cluster.dropSeed(addr)
 		return nil, c.requestError("Metadata", addr, -1, err)
 	}
-	res, err := answerAs[*metadata.Response]("Metadata from "+addr, m)
+	res, err := answerAs[*kmsg.MetadataResponse]("Metadata from "+addr, m)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +321,7 @@ func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 	if err != nil {
 		return nil, err
 	}
-	md := &clusterMetadata{requested: started, clusterOps: res.ClusterAuthorizedOperations}
+	md := &clusterMetadata{requested: started, clusterOps: res.AuthorizedOperations}
 	for _, b := range res.Brokers {
 		md.brokers = append(md.brokers, leader{id: b.NodeID, address: net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))})
 	}
@@ -323,10 +329,10 @@ func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 	c.cluster.mu.Lock()
 	defer c.cluster.mu.Unlock()
 	for _, t := range res.Topics {
-		ct := clusterTopic{name: t.Name, internal: t.IsInternal, code: kafka.Error(t.ErrorCode), partitions: partitionsOf(t)}
+		ct := clusterTopic{name: deref(t.Topic), internal: t.IsInternal, code: kafka.Error(t.ErrorCode), partitions: partitionsOf(t)}
 		md.topics = append(md.topics, ct)
-		if old := c.cluster.topics[t.Name]; old == nil || old.requested.Before(started) {
-			c.cluster.topics[t.Name] = &topicMetadata{code: ct.code, partitions: ct.partitions, requested: started}
+		if old := c.cluster.topics[ct.name]; old == nil || old.requested.Before(started) {
+			c.cluster.topics[ct.name] = &topicMetadata{code: ct.code, partitions: ct.partitions, requested: started}
 		}
 	}
 	return md, nil

@@ -10,6 +10,8 @@ import (
 
 	"github.com/segmentio/kafka-go"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
@@ -110,7 +112,7 @@ func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader m
 ) (progressed bool, _ error) {
 	type answer struct {
 		l   leader
-		res *wire.FetchResponse
+		res *kmsg.FetchResponse
 		err error
 	}
 	answers := make(chan answer, len(byLeader))
@@ -143,12 +145,12 @@ func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader m
 }
 
 // fetch sends one Fetch to leader l: the round trip of the Fetch batches.
-func (c *Client) fetch(ctx context.Context, l leader, req *wire.FetchRequest) (*wire.FetchResponse, error) {
+func (c *Client) fetch(ctx context.Context, l leader, req *kmsg.FetchRequest) (*kmsg.FetchResponse, error) {
 	m, err := c.brokers.RoundTrip(ctx, l.address, req)
 	if err != nil {
 		return nil, c.requestError(FetchOp+" for "+describeFetch(req), l.address, int(l.id), err)
 	}
-	res, err := answerAs[*wire.FetchResponse](FetchOp, m)
+	res, err := answerAs[*kmsg.FetchResponse](FetchOp, m)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +162,7 @@ func (c *Client) fetch(ctx context.Context, l leader, req *wire.FetchRequest) (*
 }
 
 // describeFetch names a request's partitions for an error.
-func describeFetch(req *wire.FetchRequest) string {
+func describeFetch(req *kmsg.FetchRequest) string {
 	var tps []topicPartition
 	for _, t := range req.Topics {
 		for _, p := range t.Partitions {
@@ -172,7 +174,7 @@ func describeFetch(req *wire.FetchRequest) string {
 
 // applyFetch takes one leader's answer: a partition whose record is found, or whose search
 // reached the log end, settles; the others move on (from, bytes) and stay pending.
-func (c *Client) applyFetch(ctx context.Context, isolation Isolation, l leader, res *wire.FetchResponse,
+func (c *Client) applyFetch(ctx context.Context, isolation Isolation, l leader, res *kmsg.FetchResponse,
 	pending map[topicPartition]*nextAsk, found map[topicPartition]*NextRecord,
 ) (progressed bool, _ error) {
 	var errs []error
@@ -198,6 +200,15 @@ func (c *Client) applyFetch(ctx context.Context, isolation Isolation, l leader, 
 	return progressed, firstError(errs)
 }
 
+// aborted is p's aborted transactions as wire.NextRecordAt takes them.
+func aborted(p kmsg.FetchResponseTopicPartition) []wire.AbortedTxn {
+	out := make([]wire.AbortedTxn, len(p.AbortedTransactions))
+	for i, a := range p.AbortedTransactions {
+		out[i] = wire.AbortedTxn{ProducerID: a.ProducerID, FirstOffset: a.FirstOffset}
+	}
+	return out
+}
+
 // partitionStep is what one partition's answer did to its search.
 type partitionStep struct {
 	settled  bool
@@ -207,7 +218,7 @@ type partitionStep struct {
 
 // applyPartition takes one partition's answer.
 func (c *Client) applyPartition(ctx context.Context, isolation Isolation, l leader, tp topicPartition,
-	p wire.FetchResponsePartition, ask *nextAsk,
+	p kmsg.FetchResponseTopicPartition, ask *nextAsk,
 ) (partitionStep, error) {
 	switch code := kafka.Error(p.ErrorCode); {
 	case code == kafka.OffsetOutOfRange:
@@ -223,7 +234,7 @@ func (c *Client) applyPartition(ctx context.Context, isolation Isolation, l lead
 	if ask.from >= end {
 		return partitionStep{settled: true}, nil // nothing to read below the log end: caught up
 	}
-	scan, err := wire.NextRecordAt(p.Records, ask.from, isolation == ReadCommitted, p.Aborted())
+	scan, err := wire.NextRecordAt(p.RecordBatches, ask.from, isolation == ReadCommitted, aborted(p))
 	if err != nil {
 		return partitionStep{}, fmt.Errorf("%s for topic %q partition %d: broker %s sent records that cannot be read: %w",
 			FetchOp, tp.topic, tp.partition, describeBroker(l.address, int(l.id)), err)

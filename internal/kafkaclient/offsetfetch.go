@@ -8,49 +8,49 @@ import (
 	"sync"
 
 	"github.com/segmentio/kafka-go"
-	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
-// fetchedGroup is one group's answer: its commits by topic, or the error code the broker gave
-// for the whole group.
+// fetchedGroup is one group's answer: its commits by topic (in OffsetFetch v8+'s shape, whichever
+// version answered), or the error code the broker gave for the whole group.
 type fetchedGroup struct {
 	Code   kafka.Error
-	Topics []wire.OffsetFetchResponseTopic
+	Topics []kmsg.OffsetFetchResponseGroupTopic
 }
 
 // offsetFetch asks coordinator for every committed offset of groups (all topics: the broker
 // leaves out those the principal may not DESCRIBE) in one request. Several groups need
 // OffsetFetch v8+ (batch says the broker serves it). Below v8 the request carries the group in
-// the v2-v7 fields; both shapes are filled, kafka-go encodes the fields of the version it
-// negotiated.
+// the v2-v7 fields; both shapes are filled, kmsg encodes the fields of the version sent. No topics
+// (null) is every topic.
 func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []string, batch bool) (map[string]fetchedGroup, error) {
 	if len(groups) != 1 && !batch {
 		return nil, fmt.Errorf("OffsetFetch for %d groups needs OffsetFetch v%d", len(groups), wire.OffsetFetchBatchVersion)
 	}
-	req := &wire.OffsetFetchRequest{}
+	req := &kmsg.OffsetFetchRequest{}
 	for _, g := range groups {
-		req.Groups = append(req.Groups, wire.OffsetFetchRequestGroup{GroupID: g, MemberEpoch: -1})
+		req.Groups = append(req.Groups, kmsg.OffsetFetchRequestGroup{Group: g, MemberEpoch: -1}) // no member: an admin's read
 	}
 	if len(groups) == 1 {
-		req.GroupID = groups[0]
+		req.Group = groups[0]
 	}
 	m, err := c.brokers.RoundTrip(ctx, coordinator.address, req)
 	if err != nil {
 		return nil, err
 	}
-	res, err := answerAs[*wire.OffsetFetchResponse]("OffsetFetch", m)
+	res, err := answerAs[*kmsg.OffsetFetchResponse]("OffsetFetch", m)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]fetchedGroup, len(groups))
 	if len(res.Groups) == 0 && len(groups) == 1 { // v2-v7: the answer is about the one group
-		out[groups[0]] = fetchedGroup{Code: kafka.Error(res.ErrorCode), Topics: res.Topics}
+		out[groups[0]] = fetchedGroup{Code: kafka.Error(res.ErrorCode), Topics: asGroupTopics(res.Topics)}
 		return out, nil
 	}
 	for _, g := range res.Groups {
-		out[g.GroupID] = fetchedGroup{Code: kafka.Error(g.ErrorCode), Topics: g.Topics}
+		out[g.Group] = fetchedGroup{Code: kafka.Error(g.ErrorCode), Topics: g.Topics}
 	}
 	for _, g := range groups {
 		if _, ok := out[g]; !ok {
@@ -58,6 +58,19 @@ func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []s
 		}
 	}
 	return out, nil
+}
+
+// asGroupTopics is a v2-v7 answer's topics in the shape of v8+'s.
+func asGroupTopics(topics []kmsg.OffsetFetchResponseTopic) []kmsg.OffsetFetchResponseGroupTopic {
+	out := make([]kmsg.OffsetFetchResponseGroupTopic, len(topics))
+	for i, t := range topics {
+		out[i].Topic = t.Topic
+		for _, p := range t.Partitions {
+			out[i].Partitions = append(out[i].Partitions, kmsg.OffsetFetchResponseGroupTopicPartition{
+				Partition: p.Partition, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch, Metadata: p.Metadata, ErrorCode: p.ErrorCode})
+		}
+	}
+	return out
 }
 
 // maxGroupsPerOffsetFetch bounds one batched OffsetFetch, so that a cluster with tens of
@@ -69,12 +82,12 @@ const maxGroupsPerOffsetFetch = 1000
 // Coordinators are asked at once, each one's requests in turn, so that a broker below v8 with many
 // groups gets one connection, not one per group. A group that vanished since ListGroups
 // (GROUP_ID_NOT_FOUND) is left out.
-func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, error) {
+func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]kmsg.OffsetFetchResponseGroupTopic, error) {
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
 		errs []error
-		out  = map[string][]wire.OffsetFetchResponseTopic{}
+		out  = map[string][]kmsg.OffsetFetchResponseGroupTopic{}
 	)
 	for coordinator, groups := range byCoordinator(listed, false) { // a share group commits nothing: fetchAllShareOffsets reads it
 		wg.Go(func() {
@@ -91,7 +104,7 @@ func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGr
 
 // fetchFromCoordinator sends coordinator the OffsetFetch requests for its groups, one after the
 // other, and returns each group's commits, and the errors met.
-func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]wire.OffsetFetchResponseTopic, []error) {
+func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]kmsg.OffsetFetchResponseGroupTopic, []error) {
 	slices.Sort(groups)
 	broker := describeBroker(coordinator.address, int(coordinator.id))
 	conn, err := c.brokers.Get(ctx, coordinator.address)
@@ -99,10 +112,10 @@ func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, g
 		return nil, []error{c.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
 	}
 	per := 1
-	if v, _ := conn.Version(protocol.OffsetFetch); v >= wire.OffsetFetchBatchVersion {
+	if v, _ := conn.Version(kmsg.OffsetFetch); v >= wire.OffsetFetchBatchVersion {
 		per = maxGroupsPerOffsetFetch
 	}
-	out := map[string][]wire.OffsetFetchResponseTopic{}
+	out := map[string][]kmsg.OffsetFetchResponseGroupTopic{}
 	var errs []error
 	for chunk := range slices.Chunk(groups, per) {
 		fetched, err := c.offsetFetch(ctx, coordinator, chunk, per > 1)
@@ -121,7 +134,7 @@ func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, g
 			for _, t := range g.Topics {
 				for _, p := range t.Partitions {
 					if p.ErrorCode != 0 {
-						errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Name,
+						errs = append(errs, &BrokerError{Op: "OffsetFetch (group " + id + ")", Topic: t.Topic,
 							Partition: int(p.Partition), Code: ErrorCode(p.ErrorCode), Broker: broker})
 					}
 				}

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
@@ -54,15 +56,15 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 	if len(groups) == 1 {
 		op = fmt.Sprintf("DescribeShareGroupOffsets for group %q", groups[0])
 	}
-	req := &wire.DescribeShareGroupOffsetsRequest{}
+	req := &kmsg.DescribeShareGroupOffsetsRequest{}
 	for _, g := range groups {
-		req.Groups = append(req.Groups, wire.DescribeShareGroupOffsetsRequestGroup{GroupID: g})
+		req.Groups = append(req.Groups, kmsg.DescribeShareGroupOffsetsRequestGroup{GroupID: g}) // Topics null: every topic
 	}
 	conn, err := c.brokers.Get(ctx, coordinator.address)
 	if err != nil {
 		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
 	}
-	v, served := conn.Version(wire.DescribeShareGroupOffsets) // below v1 the answer has no lag: Lag reads 0
+	v, served := conn.Version(kmsg.DescribeShareGroupOffsets) // below v1 the answer has no lag: Lag reads -1
 	if !served {
 		// Kafka 4.0 has share groups (early access) but no API to read their progress: nothing
 		// can say whether such a group has read a topic, so no answer is given (fail closed).
@@ -73,7 +75,7 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 	if err != nil {
 		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
 	}
-	res, err := answerAs[*wire.DescribeShareGroupOffsetsResponse](op, m)
+	res, err := answerAs[*kmsg.DescribeShareGroupOffsetsResponse](op, m)
 	if err != nil {
 		return nil, err
 	}
@@ -94,16 +96,16 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 				if err := groupError("DescribeShareGroupOffsets", g.GroupID, codeError(p.ErrorCode)); err != nil {
 					var be *BrokerError
 					if errors.As(err, &be) {
-						be.Topic, be.Partition = t.TopicName, int(p.PartitionIndex)
+						be.Topic, be.Partition = t.Topic, int(p.Partition)
 					}
 					return nil, err
 				}
 				if p.StartOffset < 0 {
 					continue
 				}
-				setOffset(so.starts, t.TopicName, int(p.PartitionIndex), p.StartOffset)
+				setOffset(so.starts, t.Topic, int(p.Partition), p.StartOffset)
 				if p.Lag >= 0 && v >= wire.ShareGroupLagVersion {
-					setOffset(so.lags, t.TopicName, int(p.PartitionIndex), p.Lag)
+					setOffset(so.lags, t.Topic, int(p.Partition), p.Lag)
 				}
 			}
 		}
@@ -115,12 +117,12 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 // fetchAllShareOffsets reads the offsets of every listed share group from the broker that listed
 // it, one request per coordinator (per maxGroupsPerOffsetFetch groups), coordinators at once, as
 // commits (OffsetFetch's shape, the start offset as the committed offset) and lags by group.
-func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]wire.OffsetFetchResponseTopic, map[string]map[topicPartition]int64, error) {
+func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]kmsg.OffsetFetchResponseGroupTopic, map[string]map[topicPartition]int64, error) {
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
 		errs    []error
-		commits = map[string][]wire.OffsetFetchResponseTopic{}
+		commits = map[string][]kmsg.OffsetFetchResponseGroupTopic{}
 		lags    = map[string]map[topicPartition]int64{}
 	)
 	for coordinator, groups := range byCoordinator(listed, true) {
@@ -146,13 +148,13 @@ func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]lis
 }
 
 // asCommits is the start offsets in OffsetFetch's shape, and the lags by partition.
-func (so shareOffsets) asCommits() ([]wire.OffsetFetchResponseTopic, map[topicPartition]int64) {
-	topics := []wire.OffsetFetchResponseTopic{}
+func (so shareOffsets) asCommits() ([]kmsg.OffsetFetchResponseGroupTopic, map[topicPartition]int64) {
+	topics := []kmsg.OffsetFetchResponseGroupTopic{}
 	lags := map[topicPartition]int64{}
 	for topic, ps := range so.starts {
-		t := wire.OffsetFetchResponseTopic{Name: topic}
+		t := kmsg.OffsetFetchResponseGroupTopic{Topic: topic}
 		for p, start := range ps {
-			t.Partitions = append(t.Partitions, wire.OffsetFetchResponsePartition{Partition: int32(p), CommittedOffset: start})
+			t.Partitions = append(t.Partitions, kmsg.OffsetFetchResponseGroupTopicPartition{Partition: int32(p), Offset: start})
 			if lag, ok := so.lags[topic][p]; ok {
 				lags[topicPartition{topic, p}] = lag
 			}

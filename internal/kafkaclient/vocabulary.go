@@ -79,3 +79,11 @@ func joinInts(ps []int32) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// deref is a nullable string of a kmsg message, "" for null.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kbin"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
@@ -27,9 +29,10 @@ import (
 type Conn struct {
 	address  string
 	clientID string
-	kc       *kafkaConn                // watches the connection's frames: errors that say what happened
-	pc       *protocol.Conn            // the handshake's round trips, then the reader's buffered reads
-	versions map[protocol.ApiKey]int16 // negotiated from the broker's ApiVersions answer
+	kc       *kafkaConn      // watches the connection's frames: errors that say what happened
+	pc       *protocol.Conn  // the handshake's round trips (kafka-go), then the reader's buffered reads
+	versions map[int16]int16 // by API key: the version sent, negotiated from the broker's ApiVersions answer
+	format   *kmsg.RequestFormatter
 
 	wmu  sync.Mutex // one request frame on the wire at a time, in correlation-id order
 	corr int32      // the last correlation id used; guarded by wmu
@@ -43,11 +46,10 @@ type Conn struct {
 
 // Call is one request on a Conn and, once done is closed, its answer.
 type Call struct {
-	key     protocol.ApiKey
-	version int16
-	corr    int32
+	req  kmsg.Request // its version set to the one sent
+	corr int32
 
-	msg  protocol.Message
+	res  kmsg.Response
 	err  error
 	done chan struct{}
 }
@@ -76,26 +78,25 @@ func (c *Conn) alive() bool {
 }
 
 // Version is the version this connection sends of key, false when the broker does not serve it.
-func (c *Conn) Version(key protocol.ApiKey) (int16, bool) {
-	v, ok := c.versions[key]
+func (c *Conn) Version(key kmsg.Key) (int16, bool) {
+	v, ok := c.versions[key.Int16()]
 	return v, ok
 }
 
-// Send writes msg at once and returns the call to wait on. Sends from several goroutines are
-// written one after the other, never interleaved.
-func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
-	key := msg.ApiKey()
-	v, ok := c.versions[key]
+// Send writes req at once, at the version negotiated for its API (which it sets on req), and
+// returns the call to wait on. Sends from several goroutines are written one after the other,
+// never interleaved.
+func (c *Conn) Send(ctx context.Context, req kmsg.Request) (*Call, error) {
+	v, ok := c.versions[req.Key()]
 	if !ok {
-		return nil, &UnsupportedError{What: fmt.Sprintf("broker %s: the %s API", c.address, key), Since: oldestSupported}
+		return nil, &UnsupportedError{What: fmt.Sprintf("broker %s: the %s API", c.address, kmsg.NameForKey(req.Key())),
+			Since: oldestSupported}
 	}
+	req.SetVersion(v)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	frame, err := encodeRequest(v, c.corr+1, c.clientID, msg)
-	if err != nil {
-		return nil, fmt.Errorf("encoding %s v%d: %w", key, v, err)
-	}
-	cl := &Call{key: key, version: v, corr: c.corr + 1, done: make(chan struct{})}
+	frame := c.format.AppendRequest(nil, req, c.corr+1)
+	cl := &Call{req: req, corr: c.corr + 1, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
@@ -115,41 +116,30 @@ func (c *Conn) Send(ctx context.Context, msg protocol.Message) (*Call, error) {
 	return cl, nil
 }
 
-// encodeRequest is msg's request frame: kafka-go encodes the APIs of its tables, the wire package
-// those past them (wire/own.go).
-func encodeRequest(v int16, corr int32, clientID string, msg protocol.Message) ([]byte, error) {
-	if _, _, own := wire.OwnVersions(msg.ApiKey()); own {
-		return wire.AppendOwnRequest(nil, v, corr, clientID, msg)
-	}
-	var buf bytes.Buffer
-	err := protocol.WriteRequest(&buf, v, corr, clientID, msg)
-	return buf.Bytes(), err
-}
-
 // Wait returns the answer to cl, or gives up when ctx ends. A request whose read ran out of
 // time without an answer means a broker that stopped answering (paused, overloaded,
 // partitioned): the connection is dropped, so that the next read dials again instead of
 // queueing behind it.
-func (c *Conn) Wait(ctx context.Context, cl *Call) (protocol.Message, error) {
+func (c *Conn) Wait(ctx context.Context, cl *Call) (kmsg.Response, error) {
 	select {
 	case <-cl.done:
-		return cl.msg, cl.err
+		return cl.res, cl.err
 	case <-ctx.Done():
 	}
 	select {
 	case <-cl.done: // answered at the same moment
-		return cl.msg, cl.err
+		return cl.res, cl.err
 	default:
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		c.fail(fmt.Errorf("no answer to %s within the read's timeout: %w", cl.key, os.ErrDeadlineExceeded))
+		c.fail(fmt.Errorf("no answer to %s within the read's timeout: %w", kmsg.NameForKey(cl.req.Key()), os.ErrDeadlineExceeded))
 	}
 	return nil, ctx.Err()
 }
 
-// RoundTrip sends msg and waits for its answer.
-func (c *Conn) RoundTrip(ctx context.Context, msg protocol.Message) (protocol.Message, error) {
-	cl, err := c.Send(ctx, msg)
+// RoundTrip sends req and waits for its answer.
+func (c *Conn) RoundTrip(ctx context.Context, req kmsg.Request) (kmsg.Response, error) {
+	cl, err := c.Send(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -218,27 +208,58 @@ func (c *Conn) next() *Call {
 }
 
 // answer decodes frame as the answer to cl and completes cl. An error means the connection
-// cannot be trusted any more (an answer to no request, or one that is not Kafka's); cl is then
-// left to the caller. The responses whose types the wire package owns are walked whole before
-// kafka-go decodes them (wire.CheckShape).
+// cannot be trusted any more (an answer to no request, or one that does not decode as the answer
+// to its request: kmsg checks every count and length against the bytes left, so a hostile peer
+// cannot make it allocate more than the frame holds); cl is then left to the caller.
 func (c *Conn) answer(cl *Call, frame []byte) error {
 	if corr := int32(binary.BigEndian.Uint32(frame[4:8])); cl == nil || corr != cl.corr {
 		return &notKafkaError{Address: c.address, What: fmt.Sprintf(
 			"answered with correlation id %d, which no request waiting on the connection has", corr)}
 	}
-	if problem := wire.CheckShape(cl.key, cl.version, frame); problem != "" {
-		return shapeError(c.address, cl.key, cl.version, problem)
+	res := cl.req.ResponseKind()
+	if err := decode(res, cl.req.GetVersion(), frame); err != nil {
+		return shapeError(c.address, kmsg.NameForKey(cl.req.Key()), cl.req.GetVersion(), err)
 	}
-	if _, _, own := wire.OwnVersions(cl.key); own {
-		cl.msg, cl.err = wire.DecodeOwnResponse(cl.key, cl.version, frame)
-	} else {
-		_, cl.msg, cl.err = protocol.ReadResponse(bytes.NewReader(frame), cl.key, cl.version)
-	}
-	if cl.err != nil {
-		cl.err = fmt.Errorf("decoding the %s v%d answer of %s: %w", cl.key, cl.version, c.address, cl.err)
-	}
+	cl.res = res
 	close(cl.done)
 	return nil
+}
+
+// decode reads a whole response frame (size prefix, correlation id, the header's tagged fields
+// in flexible versions, body) as res of version v. kmsg checks every count and length against
+// the bytes left.
+func decode(res kmsg.Response, v int16, frame []byte) error {
+	res.SetVersion(v)
+	body := kbin.Reader{Src: frame[8:]}
+	if res.IsFlexible() && res.Key() != kmsg.ApiVersions.Int16() { // ApiVersions' header is never flexible
+		kmsg.SkipTags(&body)
+	}
+	if err := body.Complete(); err != nil {
+		return err
+	}
+	return res.ReadFrom(body.Src)
+}
+
+// roundTripOnce sends req, its version set, on a connection of its own (a probe of a listener) and
+// decodes the answer, read whole (at most wire.MaxFirstFrame bytes), into res.
+func roundTripOnce(rw io.ReadWriter, clientID string, req kmsg.Request, res kmsg.Response) error {
+	if _, err := rw.Write(kmsg.NewRequestFormatter(kmsg.FormatterClientID(clientID)).AppendRequest(nil, req, 1)); err != nil {
+		return err
+	}
+	var head [4]byte
+	if _, err := io.ReadFull(rw, head[:]); err != nil {
+		return err
+	}
+	size := int32(binary.BigEndian.Uint32(head[:]))
+	if size < 4 || size > wire.MaxFirstFrame {
+		return fmt.Errorf("a %s response frame of %d bytes", kmsg.NameForKey(req.Key()), size)
+	}
+	frame := make([]byte, 4+int(size))
+	copy(frame, head[:])
+	if _, err := io.ReadFull(rw, frame[4:]); err != nil {
+		return err
+	}
+	return decode(res, req.GetVersion(), frame)
 }
 
 func (c *Conn) failure() error {

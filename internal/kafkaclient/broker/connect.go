@@ -13,13 +13,14 @@ import (
 	"github.com/segmentio/kafka-go/protocol/saslauthenticate"
 	"github.com/segmentio/kafka-go/protocol/saslhandshake"
 	"github.com/segmentio/kafka-go/sasl"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // connect opens one broker connection: TCP (through the DialLog), TLS when configured
 // (dialer.go), ApiVersions (checked in full before kafka-go decodes it, wire.CheckApiVersions), then SASL
-// when configured: one TLS handshake and one login per connection, for the life of the Client.
+// (kafka-go's mechanisms and messages) when configured: one TLS handshake and one login per connection, for the life of the Client.
 // The frames of the handshake pass through kafkaConn (kafka_conn.go), which turns a refusal into
 // an error that names the broker and the cause. The whole connect is bounded by ctx and by
 // dialTimeout.
@@ -40,7 +41,8 @@ func (b *Pool) connect(ctx context.Context, address string) (*Conn, error) {
 	defer stop()
 	_ = kc.SetDeadline(deadline)
 	clientID := b.dialer.clientID
-	bc := &Conn{address: address, clientID: clientID, kc: kc, pc: protocol.NewConn(kc, clientID)}
+	bc := &Conn{address: address, clientID: clientID, kc: kc, pc: protocol.NewConn(kc, clientID),
+		format: kmsg.NewRequestFormatter(kmsg.FormatterClientID(clientID))}
 	if err := bc.handshake(ctx, b.dialer.sasl); err != nil {
 		_ = kc.Close()
 		if ctx.Err() != nil && !errors.As(err, new(*SASLError)) && !errors.As(err, new(*TLSError)) {
@@ -71,20 +73,17 @@ func (bc *Conn) handshake(ctx context.Context, mechanism sasl.Mechanism) error {
 	if res.ErrorCode != 0 {
 		return fmt.Errorf("%s: ApiVersions: %w", bc.address, kafka.Error(res.ErrorCode))
 	}
-	bc.versions = make(map[protocol.ApiKey]int16, len(res.ApiKeys))
+	bc.versions = make(map[int16]int16, len(res.ApiKeys))
+	login := map[protocol.ApiKey]int16{}
 	for _, k := range res.ApiKeys {
-		key := protocol.ApiKey(k.ApiKey)
-		bc.versions[key] = key.SelectVersion(k.MinVersion, k.MaxVersion) // kafka-go's and our types' range
-		// An API past kafka-go's tables (wire/own.go): the highest version both sides speak.
-		if lo, hi, own := wire.OwnVersions(key); own {
-			if k.MaxVersion < lo || k.MinVersion > hi {
-				delete(bc.versions, key) // no version in common: unsupported
-			} else {
-				bc.versions[key] = min(hi, k.MaxVersion)
-			}
+		if speaks, ok := wire.Speaks[k.ApiKey]; ok && k.MaxVersion >= speaks.Min && k.MinVersion <= speaks.Max {
+			bc.versions[k.ApiKey] = min(speaks.Max, k.MaxVersion)
+		}
+		if key := protocol.ApiKey(k.ApiKey); key == protocol.SaslHandshake || key == protocol.SaslAuthenticate {
+			login[key] = key.SelectVersion(k.MinVersion, k.MaxVersion) // the login is kafka-go's
 		}
 	}
-	bc.pc.SetVersions(bc.versions)
+	bc.pc.SetVersions(login)
 	if mechanism == nil {
 		return nil
 	}

@@ -1,8 +1,8 @@
 // Package broker is the brokers layer of kafkaclient: one long-lived, pipelined connection per
 // broker address, and what a failed connection means. It knows nothing of offsets, topics or
-// groups; it sends the messages it is given (kafka-go's protocol types and those of package wire;
-// the APIs past kafka-go's tables are encoded and decoded by wire, wire/own.go) and answers with
-// the decoded responses or an error that names the address and the cause.
+// groups; it sends the requests it is given (franz-go's kmsg types, at the version negotiated for
+// each API from wire.Speaks) and answers with the responses kmsg decodes, or an error that names
+// the address and the cause. The handshake is kafka-go's (ApiVersions v0, its SASL mechanisms).
 //
 // Read it in this order:
 //
@@ -10,7 +10,8 @@
 //     when a request first needs it, shared by the reads that wait for the same dial, dialled
 //     again at the next request once it failed;
 //   - conn.go: Conn, one connection: requests written at once, answers matched in order by
-//     one reader goroutine, every frame checked (package wire) before kafka-go decodes it; a
+//     one reader goroutine, every frame's size checked (package wire) before it is read and its
+//     body decoded by kmsg, which checks every length (decode); a
 //     connection fails for good on a broken read or write, or a request left unanswered past
 //     its read's deadline;
 //   - connect.go: a new connection's handshake: TCP, TLS, ApiVersions (the versions the

@@ -6,9 +6,8 @@ import (
 
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
-	"github.com/segmentio/kafka-go/protocol/saslhandshake"
 
-	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // explain turns a read or write error into a typed one where the state of the connection says
@@ -60,15 +59,14 @@ func (s *Dialer) probeSASL(address string, deadline time.Time) (offered []string
 	}
 	defer func() { _ = conn.Close() }()
 	_ = conn.SetDeadline(deadline)
-	msg, err := wire.RoundTripChecked(conn, s.clientID, 1, &saslhandshake.Request{Mechanism: "PLAIN"}) // checked whole (wire.CheckShape)
-	if err != nil {
+	res := kmsg.NewPtrSASLHandshakeResponse()
+	if err := roundTripOnce(conn, s.clientID, &kmsg.SASLHandshakeRequest{Version: 1, Mechanism: "PLAIN"}, res); err != nil {
 		return nil, false
 	}
-	res, isRes := msg.(*saslhandshake.Response)
 	// A SASL listener answers with its enabled mechanisms; Kafka's other listeners with
 	// ILLEGAL_SASL_STATE (and franz-go's kfake, without SASL, with an empty list).
-	if !isRes || kafka.Error(res.ErrorCode) == kafka.IllegalSASLState || len(res.Mechanisms) == 0 {
+	if kafka.Error(res.ErrorCode) == kafka.IllegalSASLState || len(res.SupportedMechanisms) == 0 {
 		return nil, false
 	}
-	return res.Mechanisms, true
+	return res.SupportedMechanisms, true
 }

@@ -13,9 +13,8 @@ import (
 
 // During the handshake kafkaConn reads the responses that decide whether the connection is usable
 // (ApiVersions, SASL, and the first response over TLS) whole, at most wire.MaxFirstFrame bytes,
-// and checks them (kafka_conn_verdicts.go) before kafka-go decodes a byte; the responses with a
-// shape (wire.CheckShape) likewise, at most wire.MaxResponseFrame. Of the others it checks the
-// size prefix before kafka-go sizes a buffer from it.
+// and checks them (kafka_conn_verdicts.go) before kafka-go decodes a byte. Of any other it checks
+// the size prefix before kafka-go sizes a buffer from it.
 
 func (c *kafkaConn) read(p []byte) (int, error) {
 	if len(c.rbuf) > 0 {
@@ -32,10 +31,10 @@ func (c *kafkaConn) read(p []byte) (int, error) {
 	c.awaiting = false
 	control := c.lastKey == protocol.SaslHandshake || c.lastKey == protocol.SaslAuthenticate ||
 		c.lastKey == protocol.ApiVersions || (c.requests == 1 && c.tls != nil)
-	if !control && !wire.HasShape(c.lastKey) { // wire.HasShape: ListOffsets, ListGroups, OffsetFetch are checked whole
+	if !control {
 		return c.readCheckedHead(p)
 	}
-	frame, err := c.captureFrame(control)
+	frame, err := c.readFrame()
 	if err != nil {
 		return 0, err
 	}
@@ -53,16 +52,6 @@ func (c *kafkaConn) serve(p []byte) int {
 	return n
 }
 
-// captureFrame reads the awaited response whole: a control response (the handshake's) of at
-// most wire.MaxFirstFrame bytes, another of at most wire.MaxResponseFrame bytes. The connect's
-// deadline (connect.go) bounds the handshake's reads.
-func (c *kafkaConn) captureFrame(control bool) ([]byte, error) {
-	if !control {
-		return c.readFrame(wire.MaxResponseFrame)
-	}
-	return c.readFrame(wire.MaxFirstFrame)
-}
-
 // readCheckedHead reads the size prefix of a response kafka-go reads itself and checks it
 // (wire.FrameSizeProblem) before kafka-go sizes a buffer from it.
 func (c *kafkaConn) readCheckedHead(p []byte) (int, error) {
@@ -78,9 +67,10 @@ func (c *kafkaConn) readCheckedHead(p []byte) (int, error) {
 	return c.serve(p), nil
 }
 
-// readFrame reads one whole response frame of at most limit bytes, size prefix included. The
-// buffer grows with the bytes received, not with what the size prefix claims.
-func (c *kafkaConn) readFrame(limit int32) ([]byte, error) {
+// readFrame reads one whole response frame of at most wire.MaxFirstFrame bytes (the handshake's
+// answers take a few KiB), size prefix included. The buffer grows with the bytes received, not
+// with what the size prefix claims.
+func (c *kafkaConn) readFrame() ([]byte, error) {
 	var head [4]byte
 	n, err := io.ReadFull(c.Conn, head[:])
 	if err != nil {
@@ -90,11 +80,7 @@ func (c *kafkaConn) readFrame(limit int32) ([]byte, error) {
 		return nil, c.explain(err, false)
 	}
 	size := int32(binary.BigEndian.Uint32(head[:]))
-	if limit > wire.MaxFirstFrame {
-		if err := checkFrameSize(c.address, head[:]); err != nil {
-			return nil, err
-		}
-	} else if size < 4 || size > limit {
+	if size < 4 || size > wire.MaxFirstFrame {
 		what := wire.NotKafka(head[:])
 		if what == "" {
 			what = fmt.Sprintf("answered with a frame of %d bytes where a %s response of a few KiB belongs", size, c.lastKey)

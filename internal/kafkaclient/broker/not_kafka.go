@@ -48,7 +48,8 @@ func checkApiVersions(address string, frame []byte, v int16) error {
 	return nil
 }
 
-// shapeError refuses a response whose shape (wire.CheckShape) says it is not Kafka's.
-func shapeError(address string, key fmt.Stringer, v int16, problem string) error {
-	return &notKafkaError{Address: address, What: fmt.Sprintf("answered %s v%d with %s: not a Kafka broker", key, v, problem)}
+// shapeError refuses a response that does not decode as the answer to its request (decode).
+func shapeError(address, api string, v int16, err error) error {
+	return &notKafkaError{Address: address, What: fmt.Sprintf(
+		"answered %s v%d with bytes that do not decode as its response (%v): not a Kafka broker", api, v, err)}
 }

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Pool holds the Client's connections: at most one per broker address, dialled when a request
@@ -74,12 +74,12 @@ func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
 }
 
 // RoundTrip sends one request to address on its connection (Get) and waits for the answer.
-func (b *Pool) RoundTrip(ctx context.Context, address string, msg protocol.Message) (protocol.Message, error) {
+func (b *Pool) RoundTrip(ctx context.Context, address string, req kmsg.Request) (kmsg.Response, error) {
 	conn, err := b.Get(ctx, address)
 	if err != nil {
 		return nil, err
 	}
-	return conn.RoundTrip(ctx, msg)
+	return conn.RoundTrip(ctx, req)
 }
 
 // keep ends the dial to address: a new connection takes the place of the failed one (old, for

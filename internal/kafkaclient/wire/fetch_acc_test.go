@@ -1,21 +1,20 @@
 package wire_test
 
 import (
-	"bytes"
 	"context"
 	"net"
 	"testing"
 	"time"
 
-	"github.com/segmentio/kafka-go/protocol"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
 )
 
 // Against the real broker: records stamped T0, T0+10 s, T0+20 s in one batch per codec, and the
-// same on a LogAppendTime topic, fetched from offset 1 with these types; the record and timestamp
+// same on a LogAppendTime topic, fetched from offset 1 with kmsg; the record and timestamp
 // must be those franz-go's consumer gets from offset 1.
 func TestAccFetchNextRecord(t *testing.T) {
 	k := acctest.Connect(t)
@@ -32,13 +31,12 @@ func TestAccFetchNextRecord(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			topic := k.CreateTopic(acctest.TopicName(t, ""), int32(len(codecs)), tc.configs)
 			start := time.Now()
-			for p, codec := range codecs {
-				produceBatch(t, topic, int32(p), codec)
-			}
+			produceBatches(t, acctest.BootstrapServers(t), topic, codecs)
 			res := fetchAt(t, topic, len(codecs), 1)
-			for _, p := range res.Topics[0].Partitions {
+			for i := range res.Topics[0].Partitions {
+				p := &res.Topics[0].Partitions[i]
 				want := consumeAt(t, topic, p.Partition, 1)
-				got, err := wire.NextRecordAt(p.Records, 1, false, p.Aborted())
+				got, err := wire.NextRecordAt(p.RecordBatches, 1, false, abortedOf(p))
 				if err != nil || p.ErrorCode != 0 || !got.Found || got.Record.Offset != want.Offset ||
 					got.Record.Timestamp != want.Timestamp.UnixMilli() || got.Record.LogAppend != tc.logAppend {
 					t.Errorf("%v: got %+v, %v (error code %d); franz-go reads offset %d at %d", codecs[p.Partition], got, err, p.ErrorCode,
@@ -61,49 +59,19 @@ func TestAccFetchTransactions(t *testing.T) {
 	checkTransactions(t, acctest.BootstrapServers(t)[0], k.CreateTopic(acctest.TopicName(t, ""), 1, nil))
 }
 
-// produceBatch writes three records stamped T0, T0+10 s and T0+20 s to one partition in one batch.
-func produceBatch(t *testing.T, topic string, partition int32, codec kgo.CompressionCodec) {
-	t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(acctest.BootstrapServers(t)...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.ProducerBatchCompression(codec), kgo.ManualFlushing())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	for i := range 3 {
-		cl.Produce(context.Background(), &kgo.Record{Topic: topic, Partition: partition, Timestamp: time.UnixMilli(t0 + int64(i)*10000),
-			Value: bytes.Repeat([]byte("value "), 50)}, func(_ *kgo.Record, err error) {
-			if err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	if err := cl.Flush(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // fetchAt fetches partitions 0..n-1 of topic from offset from, Fetch v11, from the test broker.
-func fetchAt(t *testing.T, topic string, n int, from int64) *wire.FetchResponse {
+func fetchAt(t *testing.T, topic string, n int, from int64) *kmsg.FetchResponse {
 	t.Helper()
 	conn, err := net.Dial("tcp", acctest.BootstrapServers(t)[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	req := &wire.FetchRequest{ReplicaID: wire.FetchConsumerReplica, MaxWaitTime: 100, MinBytes: 1, MaxBytes: 1 << 20,
-		SessionID: wire.FetchNoSession, SessionEpoch: wire.FetchFinalEpoch, Topics: []wire.FetchRequestTopic{{Topic: topic}}}
-	for p := range n {
-		req.Topics[0].Partitions = append(req.Topics[0].Partitions, wire.FetchRequestPartition{Partition: int32(p),
-			CurrentLeaderEpoch: wire.FetchNoLeaderEpoch, FetchOffset: from, LogStartOffset: wire.FetchNoLogStart, PartitionMaxBytes: 1 << 20})
+	partitions := make([]int32, n)
+	for p := range partitions {
+		partitions[p] = int32(p)
 	}
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	m, err := protocol.RoundTrip(conn, 11, 1, "test", req)
-	res, ok := m.(*wire.FetchResponse)
-	if err != nil || !ok || len(res.Topics) != 1 || len(res.Topics[0].Partitions) != n {
-		t.Fatalf("got %#v, %v", m, err)
-	}
-	return res
+	return roundTripFetch(t, conn, fetchRequest(11, topic, partitions, from, 0), n)
 }
 
 // consumeAt is the record franz-go's consumer gets first from offset from: the oracle.

@@ -8,18 +8,13 @@ import (
 	"github.com/segmentio/kafka-go/protocol"
 )
 
-// kafka-go trusts what it reads: a negative frame size panics in its decoder, and an array
-// count is allocated before it is checked against the bytes left (kafka-go issue #1439), so a
-// 14-byte frame can ask for gigabytes. The connection of kafkaclient therefore checks the size of
-// every response frame (FrameSizeProblem), and the first response of every connection,
-// ApiVersions, in full (CheckApiVersions), so that a peer that is not Kafka is refused before
-// kafka-go decodes anything it sent. Later responses whose types this package registers or
-// kafkaclient decodes itself (ListOffsets, ListGroups, OffsetFetch, Fetch, DescribeGroups, the group
-// describe APIs of groupdescribe.go, DescribeShareGroupOffsets, SaslHandshake, SaslAuthenticate) are
-// read whole and walked before kafka-go decodes them (CheckShape).
-// kafka-go's own responses (Metadata, FindCoordinator) are not yet: a broker that
-// answers ApiVersions properly and then sends hostile arrays there is not defended against;
-// adding their types to shapes would be enough (FuzzResponseShape already checks the walker on them).
+// A peer's bytes are checked before anything decodes them. The size prefix of every response
+// frame (FrameSizeProblem) bounds the buffer it is read into. The first response of every
+// connection, ApiVersions, is decoded by kafka-go, which trusts what it reads (an array count is
+// allocated before it is checked against the bytes left, kafka-go issue #1439): it is checked in
+// full first (CheckApiVersions), so that a peer that is not Kafka is refused before kafka-go
+// decodes anything it sent. Every later response is decoded by kmsg, which checks every count
+// and length against the bytes left (package broker, conn.go).
 
 // MaxResponseFrame bounds any response frame: far above what Metadata for a large cluster or
 // ListOffsets for thousands of partitions take, far below what would exhaust memory.
@@ -66,15 +61,6 @@ func NotKafka(head []byte) string {
 	}
 	return fmt.Sprintf("answered with bytes that are not a Kafka response (first bytes % x)", head)
 }
-
-// Minimum Kafka protocol versions the provider relies on.
-const (
-	// MinMetadataVersion: Metadata v4 added AllowAutoTopicCreation; v0-v3 let a broker create any
-	// topic asked about.
-	MinMetadataVersion = 4
-	// MinListOffsetsVersion: ListOffsets v1 answers one offset per partition; v0 is a different format.
-	MinListOffsetsVersion = 1
-)
 
 // TooOld names an API that a broker serves below the version the provider needs.
 type TooOld struct {

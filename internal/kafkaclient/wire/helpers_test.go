@@ -9,15 +9,17 @@ import (
 	"fmt"
 	"hash/crc32"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/segmentio/kafka-go/compress"
-	"github.com/segmentio/kafka-go/protocol"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire"
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/wire/wiretest"
 )
 
 // testBatch describes a v2 record batch for the tests, built byte by byte as KIP-98 lays it out
@@ -160,26 +162,62 @@ func batches(tb testing.TB, bs ...testBatch) []byte {
 // codecs are the compressions a batch may have, each through kafka-go's own writer.
 var codecs = []compress.Compression{compress.None, compress.Gzip, compress.Snappy, compress.Lz4, compress.Zstd}
 
-// fetchResponseAt is a response of version v with records, null records and aborted transactions.
-func fetchResponseAt(tb testing.TB, v int16) *wire.FetchResponse {
-	res := &wire.FetchResponse{ThrottleTimeMs: 1, Topics: []wire.FetchResponseTopic{{Topic: "orders", Partitions: []wire.FetchResponsePartition{
-		{Partition: 3, HighWatermark: 103, LastStableOffset: 103, LogStartOffset: 100, PreferredReadReplica: -1,
-			AbortedTransactions: []wire.FetchAbortedTransaction{{ProducerID: 7, FirstOffset: 90}},
-			Records:             batches(tb, threeRecords(100, compress.Zstd))},
-		{Partition: 4, ErrorCode: 29, HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, PreferredReadReplica: -1},
-	}}}}
-	if v >= 7 {
-		res.SessionID = 0
-		res.ErrorCode = 0
+// fetchResponse is a Fetch response with records, an error partition and aborted transactions,
+// in kmsg's type: every field that a version v4-v11 carries is set (an encoder writes those of
+// its version).
+func fetchResponse(tb testing.TB) *kmsg.FetchResponse {
+	tb.Helper()
+	res := kmsg.NewPtrFetchResponse()
+	res.ThrottleMillis = 1
+	topic := kmsg.NewFetchResponseTopic()
+	topic.Topic = "orders"
+	ok := kmsg.NewFetchResponseTopicPartition()
+	ok.Partition, ok.HighWatermark, ok.LastStableOffset, ok.LogStartOffset, ok.PreferredReadReplica = 3, 103, 103, 100, -1
+	ok.AbortedTransactions = []kmsg.FetchResponseTopicPartitionAbortedTransaction{{ProducerID: 7, FirstOffset: 90}}
+	ok.RecordBatches = batches(tb, threeRecords(100, compress.Zstd))
+	failed := kmsg.NewFetchResponseTopicPartition()
+	failed.Partition, failed.ErrorCode, failed.HighWatermark, failed.LastStableOffset, failed.LogStartOffset, failed.PreferredReadReplica = 4, 29, -1, -1, -1, -1
+	topic.Partitions = []kmsg.FetchResponseTopicPartition{ok, failed}
+	res.Topics = []kmsg.FetchResponseTopic{topic}
+	return res
+}
+
+// abortedOf is a Fetch partition's aborted transactions as wire.NextRecordAt takes them.
+func abortedOf(p *kmsg.FetchResponseTopicPartition) []wire.AbortedTxn {
+	var out []wire.AbortedTxn
+	for _, a := range p.AbortedTransactions {
+		out = append(out, wire.AbortedTxn{ProducerID: a.ProducerID, FirstOffset: a.FirstOffset})
 	}
-	for i := range res.Topics[0].Partitions {
-		p := &res.Topics[0].Partitions[i]
-		if v < 5 {
-			p.LogStartOffset = 0
-		}
-		if v < 11 {
-			p.PreferredReadReplica = 0
-		}
+	return out
+}
+
+// fetchRequest is a consumer's read of partitions of topic from offset from, as the provider
+// sends it (no session, no leader epoch check, no replica), at version v.
+func fetchRequest(v int16, topic string, partitions []int32, from int64, isolation int8) *kmsg.FetchRequest {
+	req := kmsg.NewPtrFetchRequest()
+	req.Version = v
+	req.ReplicaID, req.MaxWaitMillis, req.MinBytes, req.MaxBytes, req.IsolationLevel = wire.FetchConsumerReplica, 100, 1, 1<<20, isolation
+	req.SessionID, req.SessionEpoch = wire.FetchNoSession, wire.FetchFinalEpoch
+	t := kmsg.NewFetchRequestTopic()
+	t.Topic = topic
+	for _, p := range partitions {
+		rp := kmsg.NewFetchRequestTopicPartition()
+		rp.Partition, rp.CurrentLeaderEpoch, rp.FetchOffset, rp.LogStartOffset, rp.PartitionMaxBytes = p, wire.FetchNoLeaderEpoch, from, wire.FetchNoLogStart, 1<<20
+		t.Partitions = append(t.Partitions, rp)
+	}
+	req.Topics = []kmsg.FetchRequestTopic{t}
+	return req
+}
+
+// roundTripFetch sends req on conn and answers its response, failing the test unless it is one
+// of topic with n partitions.
+func roundTripFetch(t *testing.T, conn net.Conn, req *kmsg.FetchRequest, n int) *kmsg.FetchResponse {
+	t.Helper()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	m, err := wiretest.RoundTrip(conn, req)
+	res, ok := m.(*kmsg.FetchResponse)
+	if err != nil || !ok || res.ErrorCode != 0 || len(res.Topics) != 1 || res.Topics[0].Topic != req.Topics[0].Topic || len(res.Topics[0].Partitions) != n {
+		t.Fatalf("Fetch v%d: got %#v, %v; want %d partitions of %s", req.Version, m, err, n, req.Topics[0].Topic)
 	}
 	return res
 }
@@ -246,6 +284,38 @@ func checkTransactions(t *testing.T, addr, topic string) {
 	}
 }
 
+// produceBatches writes, with franz-go's producer, three records stamped T0, T0+10 s and T0+20 s
+// to partition p of topic in one batch compressed with codecs[p], for every p at once. One batch:
+// the records linger until all three are in (a flush that starts before the client knows the
+// partition sends the first record alone).
+func produceBatches(t *testing.T, seeds []string, topic string, codecs []kgo.CompressionCodec) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for p, codec := range codecs {
+		wg.Go(func() {
+			cl, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+				kgo.ProducerBatchCompression(codec), kgo.ProducerLinger(time.Second))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer cl.Close()
+			var recs []*kgo.Record
+			for i := range 3 {
+				recs = append(recs, &kgo.Record{Topic: topic, Partition: int32(p), Timestamp: time.UnixMilli(t0 + int64(i)*10000),
+					Value: bytes.Repeat([]byte("value "), 50)})
+			}
+			if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+}
+
 // threeRecords is a batch that a group's commit may fall in the middle of: records stamped T0,
 // T0+10 s and T0+20 s at base..base+2.
 func threeRecords(base int64, codec compress.Compression) testBatch {
@@ -254,15 +324,6 @@ func threeRecords(base int64, codec compress.Compression) testBatch {
 		{OffsetDelta: 1, TimestampDelta: 10000, Value: []byte("b")},
 		{OffsetDelta: 2, TimestampDelta: 20000, Value: []byte("c")},
 	}}
-}
-
-// wantRegistered fails the test unless kafka-go's table has api for exactly versions lo to hi:
-// this package's types are registered there in its place.
-func wantRegistered(t *testing.T, api protocol.ApiKey, lo, hi int16) {
-	t.Helper()
-	if api.MinVersion() != lo || api.MaxVersion() != hi {
-		t.Fatalf("%v registered for v%d-v%d, want v%d-v%d", api, api.MinVersion(), api.MaxVersion(), lo, hi)
-	}
 }
 
 // dialFake is a raw connection to the kfake cluster's first broker, closed when the test ends.

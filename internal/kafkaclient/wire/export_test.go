@@ -1,4 +1,0 @@
-package wire
-
-// CheckShapeOf lets the tests walk kafka-go's own response types too, beyond shapes.
-var CheckShapeOf = checkShapeOf
