@@ -63,7 +63,7 @@ type members struct {
 // subscribe to, one describe request per coordinator and kind (per maxGroupsPerOffsetFetch
 // groups), coordinators at once. Groups listed Empty or Dead have no member and are not asked
 // about; a group gone since it was listed is left out.
-func (c *Client) fetchAllAssignments(ctx context.Context, listed map[string]listedGroupInfo) (owned, subscriptions, error) {
+func (gr *groupReads) fetchAllAssignments(ctx context.Context, listed map[string]listedGroupInfo) (owned, subscriptions, error) {
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
@@ -76,7 +76,7 @@ func (c *Client) fetchAllAssignments(ctx context.Context, listed map[string]list
 			for kind, groups := range byKind {
 				slices.Sort(groups)
 				for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
-					got, err := c.describeAssignments(ctx, coordinator, kind, chunk)
+					got, err := gr.describeAssignments(ctx, coordinator, kind, chunk)
 					mu.Lock()
 					errs = append(errs, err)
 					maps.Copy(out, got.owns)
@@ -120,7 +120,7 @@ func describable(listed map[string]listedGroupInfo) map[leader]map[string][]stri
 
 // describeAssignments asks coordinator what the members of groups, all of one kind, own and
 // subscribe to, and how many members each has.
-func (c *Client) describeAssignments(ctx context.Context, coordinator leader, kind string, groups []string) (members, error) {
+func (gr *groupReads) describeAssignments(ctx context.Context, coordinator leader, kind string, groups []string) (members, error) {
 	var (
 		req kmsg.Request
 		op  string
@@ -140,9 +140,9 @@ func (c *Client) describeAssignments(ctx context.Context, coordinator leader, ki
 			"which topics the group reads. Upgrade the provider, or narrow group_id_regex to leave the group out",
 			groups[0], kind)
 	}
-	m, err := c.brokers.RoundTrip(ctx, coordinator.address, req)
+	m, err := gr.cluster.brokers.RoundTrip(ctx, coordinator.address, req)
 	if err != nil {
-		return members{}, c.requestError(fmt.Sprintf("%s for %d group%s", op, len(groups), plural(len(groups))),
+		return members{}, gr.cluster.requestError(fmt.Sprintf("%s for %d group%s", op, len(groups), plural(len(groups))),
 			coordinator.address, int(coordinator.id), err)
 	}
 	out, counts, subs := owned{}, memberCounts{}, subscriptions{}

@@ -17,18 +17,18 @@ const raceDelay = 500 * time.Millisecond
 // none is chosen: with one bootstrap server, that one; with several, the first to answer
 // ApiVersions in a race (raceBootstrap). The choice lasts for the life of the Client, until a
 // metadata request to it fails (dropSeed).
-func (c *Client) seedAddr(ctx context.Context) (string, error) {
-	if len(c.cfg.BootstrapServers) == 1 {
-		return c.cfg.BootstrapServers[0], nil
+func (cv *clusterView) seedAddr(ctx context.Context) (string, error) {
+	if len(cv.cfg.BootstrapServers) == 1 {
+		return cv.cfg.BootstrapServers[0], nil
 	}
-	if s := c.cluster.currentSeed(); s != "" {
+	if s := cv.layout.currentSeed(); s != "" {
 		return s, nil
 	}
-	s, err := c.raceBootstrap(ctx)
+	s, err := cv.raceBootstrap(ctx)
 	if err != nil {
 		return "", err
 	}
-	c.cluster.setSeed(s)
+	cv.layout.setSeed(s)
 	return s, nil
 }
 
@@ -37,8 +37,8 @@ func (c *Client) seedAddr(ctx context.Context) (string, error) {
 // soon as it fails, and returns the first whose connection completes (ApiVersions, and SASL when
 // configured). That connection stays in the pool for the metadata requests that follow. When
 // every one fails, the error joins their errors (each address's failure is also in dials).
-func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
-	servers := slices.Clone(c.cfg.BootstrapServers)
+func (cv *clusterView) raceBootstrap(ctx context.Context) (string, error) {
+	servers := slices.Clone(cv.cfg.BootstrapServers)
 	rand.Shuffle(len(servers), func(i, j int) { servers[i], servers[j] = servers[j], servers[i] })
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the probes still under way
@@ -49,7 +49,7 @@ func (c *Client) raceBootstrap(ctx context.Context) (string, error) {
 	next, pending := 0, 0
 	startNext := func() {
 		if next < len(servers) {
-			c.probe(ctx, servers[next], results)
+			cv.probe(ctx, servers[next], results)
 			next, pending = next+1, pending+1
 			timer.Reset(raceDelay)
 		}
@@ -81,9 +81,9 @@ type probeResult struct {
 }
 
 // probe connects to address in a goroutine of the Client and sends the outcome to results.
-func (c *Client) probe(ctx context.Context, address string, results chan<- probeResult) {
-	started := c.goShared(func() {
-		_, err := c.brokers.Get(ctx, address)
+func (cv *clusterView) probe(ctx context.Context, address string, results chan<- probeResult) {
+	started := cv.goShared(func() {
+		_, err := cv.brokers.Get(ctx, address)
 		results <- probeResult{address, err}
 	})
 	if !started {
@@ -92,13 +92,13 @@ func (c *Client) probe(ctx context.Context, address string, results chan<- probe
 }
 
 // currentSeed is the bootstrap server to ask for metadata, "" when none is chosen.
-func (v *clusterView) currentSeed() string {
+func (v *layout) currentSeed() string {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.seed
 }
 
-func (v *clusterView) setSeed(address string) {
+func (v *layout) setSeed(address string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.seed = address
@@ -106,7 +106,7 @@ func (v *clusterView) setSeed(address string) {
 
 // dropSeed forgets the seed if it is still address, so that the next attempt races the
 // bootstrap servers again.
-func (v *clusterView) dropSeed(address string) {
+func (v *layout) dropSeed(address string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.seed == address {

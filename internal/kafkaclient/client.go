@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"net"
-	"sync"
 	"time"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
@@ -30,21 +29,14 @@ type Config struct {
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
-// Client is one provider's connection to one cluster, safe for concurrent reads. Its fields are
-// the layers of the package (see the package comment), bottom-up.
+// Client is one provider's connection to one cluster, safe for concurrent reads: the front the
+// provider calls. Each read goes to its room, and the rooms share the cluster view below them
+// (see the package comment).
 type Client struct {
-	cfg Config
-
-	dials   *broker.DialLog // how far the latest connection to each address got, and which answered
-	brokers *broker.Pool    // the connections
-	cluster *clusterView
-	rounds  *coalescer
-	fetches *fetchBatches
-
-	life    context.Context // ends with Close: bounds the work reads share
-	cancel  context.CancelFunc
-	closing sync.Mutex     // held while Close ends life and while a goroutine joins wg (goShared)
-	wg      sync.WaitGroup // goroutines that reads share (ListOffsets rounds, bootstrap probes)
+	cluster *clusterView // connections, metadata, bootstrap, retries, request errors
+	offsets *offsetReads // ListOffsets, coalesced per leader
+	lags    *timeLags    // the next record after an offset, by Fetch
+	groups  *groupReads  // groups' commits, members and lag
 }
 
 // New checks cfg and returns a Client. It does not connect: the first read does.
@@ -63,53 +55,19 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Dial == nil {
 		cfg.Dial = (&net.Dialer{}).DialContext
 	}
-	c := &Client{cfg: cfg, cluster: newClusterView()}
-	c.dials = broker.NewDialLog(cfg.Dial, cfg.TLS == nil)
-	c.brokers = broker.NewPool(broker.NewDialer(c.dials, cfg.TLS, cfg.SASL.mech(), identityOf(cfg.SASL.mech()), cfg.ClientID), c.dialTimeout())
-	c.life, c.cancel = context.WithCancel(context.Background())
-	c.rounds = newCoalescer(c.life, c.goShared, c.brokers.Get, func(op string, l leader, err error) error {
-		return c.requestError(op, l.address, int(l.id), err)
-	})
-	c.fetches = newFetchBatches(c.life, c.goShared, c.fetch)
-	return c, nil
+	cluster := newClusterView(cfg)
+	offsets := newOffsetReads(cluster)
+	lags := newTimeLags(cluster, offsets)
+	return &Client{cluster: cluster, offsets: offsets, lags: lags, groups: &groupReads{cluster: cluster, offsets: offsets, lags: lags}}, nil
 }
 
 // Timeout is the bound of one read.
-func (c *Client) Timeout() time.Duration { return c.cfg.Timeout }
-
-// maxDialTimeout bounds one connect (TCP, TLS, ApiVersions, SASL) below the read's timeout, as
-// Kafka's Java client does (socket.connection.setup.timeout.ms, 10 s): a broker that stopped
-// answering must not hold the read until its end while its leaderships move elsewhere.
-const maxDialTimeout = 10 * time.Second
-
-// dialTimeout bounds one connect.
-func (c *Client) dialTimeout() time.Duration {
-	return min(c.cfg.Timeout, maxDialTimeout)
-}
+func (c *Client) Timeout() time.Duration { return c.cluster.cfg.Timeout }
 
 // Close ends every connection and waits for the goroutines of the Client. Reads still under
 // way, and later ones, fail at once with errClosed.
-func (c *Client) Close() {
-	c.closing.Lock()
-	c.cancel()
-	c.closing.Unlock()
-	c.brokers.Close()
-	c.wg.Wait()
-}
+func (c *Client) Close() { c.cluster.close() }
 
 // errClosed: the read began, or was still under way, after Close. It is the brokers layer's
 // error (broker.ErrClosed), so errors.Is finds it whichever layer saw the Close first.
 var errClosed = broker.ErrClosed
-
-// goShared runs fn in a goroutine of the Client, which Close waits for. Once Close began it
-// runs nothing and returns false: a WaitGroup must not gain a goroutine while Wait runs, and a
-// goroutine started then would outlive Close.
-func (c *Client) goShared(fn func()) bool {
-	c.closing.Lock()
-	defer c.closing.Unlock()
-	if c.life.Err() != nil {
-		return false
-	}
-	c.wg.Go(fn)
-	return true
-}

@@ -113,7 +113,7 @@ func TestClosedPoolIsErrClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	cl.Close()
-	if _, err := cl.brokers.Get(context.Background(), c.ListenAddrs()[0]); !errors.Is(err, errClosed) {
+	if _, err := cl.cluster.brokers.Get(context.Background(), c.ListenAddrs()[0]); !errors.Is(err, errClosed) {
 		t.Errorf("a connection asked for after Close: got %v, want errClosed", err)
 	}
 }
@@ -138,11 +138,11 @@ func TestDroppedConnectionIsNotClosedClient(t *testing.T) {
 	addr := c.ListenAddrs()[0]
 	done := make(chan error, 1)
 	go func() {
-		_, err := cl.brokers.RoundTrip(context.Background(), addr, &kmsg.ListGroupsRequest{})
+		_, err := cl.cluster.brokers.RoundTrip(context.Background(), addr, &kmsg.ListGroupsRequest{})
 		done <- err
 	}()
 	<-held
-	cl.brokers.Drop(addr)
+	cl.cluster.brokers.Drop(addr)
 	err = <-done
 	if !errors.Is(err, broker.ErrDropped) || errors.Is(err, errClosed) || !isRetriable(err) {
 		t.Errorf("got %v; want ErrDropped, retriable, not errClosed", err)

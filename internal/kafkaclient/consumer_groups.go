@@ -76,12 +76,17 @@ type GroupSummary struct {
 // FindCoordinator (which would create __consumer_offsets on a cluster without groups), and
 // never joins, syncs or commits.
 func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	return c.groups.all(ctx, req)
+}
+
+// all is ConsumerGroups.
+func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
+	ctx, cancel := context.WithTimeout(ctx, gr.cluster.cfg.Timeout)
 	defer cancel()
 
 	var out []GroupSummary
-	err := c.withRetries(ctx, func(_, believe time.Time) error {
-		md, err := c.allMetadata(ctx)
+	err := gr.cluster.withRetries(ctx, func(_, believe time.Time) error {
+		md, err := gr.cluster.allMetadata(ctx)
 		if err != nil {
 			return err
 		}
@@ -92,24 +97,24 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 		if err := checkTopicsExist(md, req.Topics, fresh); err != nil {
 			return err
 		}
-		listed, err := c.listAllGroups(ctx, md.brokers, req.GroupID)
+		listed, err := gr.listAllGroups(ctx, md.brokers, req.GroupID)
 		if err != nil {
 			return err
 		}
-		committed, err := c.fetchAllOffsets(ctx, listed)
+		committed, err := gr.fetchAllOffsets(ctx, listed)
 		if err != nil {
 			return err
 		}
-		shared, lags, err := c.fetchAllShareOffsets(ctx, listed) // share_groups.go
+		shared, lags, err := gr.fetchAllShareOffsets(ctx, listed) // share_groups.go
 		if err != nil {
 			return err
 		}
 		maps.Copy(committed, shared)
-		assigned, subscribed, err := c.fetchAllAssignments(ctx, listed)
+		assigned, subscribed, err := gr.fetchAllAssignments(ctx, listed)
 		if err != nil {
 			return err
 		}
-		out, err = c.summarize(ctx, md, req, listed, committed, lags, groupReaders{assigned, subscribed}, fresh)
+		out, err = gr.summarize(ctx, md, req, listed, committed, lags, groupReaders{assigned, subscribed}, fresh)
 		return err
 	})
 	return out, err
@@ -144,7 +149,7 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 // summarize keeps the selected groups and topics, reads the log bounds of every partition of the
 // topics the selected groups read (ListOffsets per leader across all topics, one round), and sums
 // up each group.
-func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
+func (gr *groupReads) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
 	listed map[string]listedGroupInfo, committed map[string][]kmsg.OffsetFetchResponseGroupTopic,
 	shareLags map[string]map[topicPartition]int64, readers groupReaders, fresh bool,
 ) ([]GroupSummary, error) {
@@ -165,7 +170,7 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	bounds, err := c.readBounds(ctx, md, req.Isolation, ids, commits, owns, subs)
+	bounds, err := gr.readBounds(ctx, md, req.Isolation, ids, commits, owns, subs)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +183,7 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 		}
 	}
 	if req.FetchTimestamps {
-		if err := c.readTimeLags(ctx, req.Isolation, partitions...); err != nil {
+		if err := gr.lags.readTimeLags(ctx, req.Isolation, partitions...); err != nil {
 			return nil, err
 		}
 		for i, ps := range partitions {
@@ -195,7 +200,7 @@ func (c *Client) summarize(ctx context.Context, md *clusterMetadata, req Consume
 // to it): the lag of
 // a commit, and for the caught-up verdict whether records wait where the group has no commit (a
 // partition added since it committed, say). One ListOffsets round per leader.
-func (c *Client) readBounds(ctx context.Context, md *clusterMetadata, isolation Isolation, ids []string,
+func (gr *groupReads) readBounds(ctx context.Context, md *clusterMetadata, isolation Isolation, ids []string,
 	commits map[string]map[topicPartition]int64, owns owned, subs subscriptions,
 ) (map[topicPartition]PartitionOffsets, error) {
 	leaders := map[topicPartition]leader{}
@@ -216,7 +221,7 @@ func (c *Client) readBounds(ctx context.Context, md *clusterMetadata, isolation 
 	if len(leaders) == 0 {
 		return bounds, nil
 	}
-	res, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
+	res, err := gr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
 	for topic, ps := range res {
 		for _, p := range ps {
 			bounds[topicPartition{topic, p.Partition}] = p

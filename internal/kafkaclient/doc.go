@@ -12,10 +12,12 @@
 //
 // # How a read flows
 //
-// A partition read (Client.Offsets) goes down one layer at a time; its answers come back up.
+// The Client is a front: each of its reads goes to a room (offsetReads, timeLags, groupReads),
+// and every room stands on the clusterView. A partition read (Client.Offsets, offsetReads.read)
+// goes down one layer at a time; its answers come back up.
 //
-//  1. Client.withRetries runs each attempt within the read's timeout, with fresh metadata after
-//     a failure that stale metadata may explain.
+//  1. clusterView.withRetries runs each attempt within the read's timeout, with fresh metadata
+//     after a failure that stale metadata may explain.
 //  2. The clusterView gives each partition's leader: a cached topicMetadata, or one Metadata
 //     request shared by the reads of the topic that need it at once.
 //  3. Each lookup the read asks (earliest, latest, by timestamp, ...) that a leader's connection
@@ -28,7 +30,7 @@
 //     and settles them against each other.
 //
 // No layer calls back into one above it: the coalescer knows listings, not lookups, and of the
-// Client only a function that gives a broker's connection.
+// cluster view only a function that gives a broker's connection.
 //
 // # Reading the code
 //
@@ -41,24 +43,28 @@
 //     ApiVersions, SASL; then kmsg requests, each answer decoded by kmsg, which checks every
 //     length) and what a failed connection means, with its address. Its error types keep their
 //     names here (errors_aliases.go).
-//  3. Cluster view: metadata.go (topics and leaders, cached until a read finds them stale),
+//  3. Cluster view (clusterView, cluster.go: the connections, the Client's life and shared
+//     goroutines): metadata.go (topics and leaders, cached until a read finds them stale),
 //     bootstrap.go (which bootstrap server to ask), retry.go (the one retry policy: what is
 //     retried, backoff, first contact, addresses that waiting does not make right; whether the
 //     cluster answered before is kept by the brokers layer, broker.DialLog.Reached),
 //     request_errors.go (a request without an answer, as a typed error), answers.go (a round
 //     trip's answer as its request's response type).
-//  4. Reads: offsets.go and topics_offsets.go (partition and topic offsets), lookups.go (each
+//  4. Reads, in three rooms. offsetReads: offsets.go and topics_offsets.go (partition and topic
+//     offsets), lookups.go (each
 //     ListOffsets lookup, described once, and what each leader is asked), coalesce.go (the coalescer:
 //     concurrent reads share one ListOffsets per leader and lookup, their rounds waiting up to
 //     20 ms for the reads that come at once; collect takes a read's answers from the rounds);
-//     next_record.go and time_lag.go (the next record after an offset, and a group's time lag),
-//     fetch_batches.go (concurrent reads share one Fetch per leader and isolation level, by
-//     natural batching: one out at a time, no waiting); group_offsets.go (one group's commits and
-//     lag), consumer_groups.go (every group), listgroups.go and offsetfetch.go (the requests they
-//     share), share_groups.go (share groups: their kinds, start offsets and lags).
+//     timeLags: next_record.go and time_lag.go (the next record after an offset, and a group's
+//     time lag), fetch_batches.go (concurrent reads share one Fetch per leader and isolation
+//     level, by natural batching: one out at a time, no waiting). groupReads: group_offsets.go
+//     (one group's commits and lag), consumer_groups.go (every group), listgroups.go,
+//     offsetfetch.go and assignments.go (the requests they share), share_groups.go (share
+//     groups: their kinds, start offsets and lags).
 //
 // Beside the layers: vocabulary.go (the terms every read speaks: topicPartition,
-// partitionLeader, how an error names partitions), client.go (Config, New, Client), errors.go
+// partitionLeader, how an error names partitions), client.go (Config, New, the Client front:
+// Offsets, PartitionOffsets, TopicsOffsets, GroupOffsets, ConsumerGroups, Timeout, Close), errors.go
 // (the typed errors of the reads),
 // the configuration builders address.go, tls_config.go, sasl_config.go, oauthbearer.go and
 // mskiam.go, and partitioner.go (PartitionForKey: Kafka's default partitioner, no request at all).

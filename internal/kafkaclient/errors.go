@@ -209,3 +209,29 @@ func (e *TimeoutError) Error() string {
 }
 
 func (e *TimeoutError) Unwrap() error { return e.Last }
+
+// codeError is a response's error code as an error, nil for 0.
+func codeError(code int16) error {
+	if code == 0 {
+		return nil
+	}
+	return kafka.Error(code)
+}
+
+// groupError is err, met by op about group, as a typed error: GROUP_ID_NOT_FOUND a
+// *GroupNotFoundError, another code a *BrokerError.
+func groupError(op, group string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var code kafka.Error
+	switch {
+	case errors.As(err, &code) && code == kafka.GroupIdNotFound:
+		// Apache Kafka answers an unknown group with no offsets; some services, kfake among them,
+		// with this code: both mean the group does not exist.
+		return &GroupNotFoundError{GroupID: group, State: "Dead", Op: op}
+	case errors.As(err, &code):
+		return &BrokerError{Op: op, Group: group, Partition: -1, Code: ErrorCode(code)}
+	}
+	return fmt.Errorf("%s for group %q: %w", op, group, err)
+}

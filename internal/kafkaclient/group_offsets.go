@@ -117,13 +117,28 @@ func (e *GroupNotFoundError) Error() string {
 		"it committed on (OffsetFetch leaves those out)", e.GroupID, e.State)
 }
 
+// groupReads is the room of the group reads: one group's commits, members and lag (this file),
+// every group's (consumer_groups.go), and the requests they share: ListGroups (listgroups.go),
+// OffsetFetch (offsetfetch.go), the describe APIs of each group kind (assignments.go) and
+// DescribeShareGroupOffsets (share_groups.go). A group's lag is read through the other rooms.
+type groupReads struct {
+	cluster *clusterView
+	offsets *offsetReads
+	lags    *timeLags
+}
+
 // GroupOffsets reads a consumer group's committed offsets and the earliest and latest offsets of
 // its partitions, within the Client's timeout.
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	return c.groups.read(ctx, req)
+}
+
+// read is GroupOffsets.
+func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
+	ctx, cancel := context.WithTimeout(ctx, gr.cluster.cfg.Timeout)
 	defer cancel()
-	r := &groupRead{c: c, group: req.GroupID}
-	err := c.withRetries(ctx, func(notBefore, believe time.Time) error { return r.attempt(ctx, notBefore, believe) })
+	r := &groupRead{gr: gr, group: req.GroupID}
+	err := gr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error { return r.attempt(ctx, notBefore, believe) })
 	if errors.Is(err, errNoGroups) {
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: "Dead", NoGroups: true}
 	}
@@ -145,7 +160,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 	}
 	slices.Sort(topics)
 	topics = slices.Compact(topics)
-	offsets, err := c.topicsOffsets(ctx, req.Isolation, topics)
+	offsets, err := gr.topicsOffsets(ctx, req.Isolation, topics)
 	var tnf *TopicNotFoundError
 	if errors.As(err, &tnf) && req.Topics == nil {
 		return GroupOffsets{}, fmt.Errorf("group %q has committed offsets for a topic that no longer exists "+
@@ -155,7 +170,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		return GroupOffsets{}, err
 	}
 	for _, topic := range topics {
-		partitions, err := c.topicLag(ctx, req, topic, offsets[topic], r.committed[topic])
+		partitions, err := gr.topicLag(ctx, req, topic, offsets[topic], r.committed[topic])
 		if err != nil {
 			return GroupOffsets{}, err
 		}
@@ -168,7 +183,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 		out.Partitions = append(out.Partitions, partitions...)
 	}
 	if req.FetchTimestamps {
-		if err := c.readTimeLags(ctx, req.Isolation, out.Partitions); err != nil {
+		if err := gr.lags.readTimeLags(ctx, req.Isolation, out.Partitions); err != nil {
 			return GroupOffsets{}, err
 		}
 	}
@@ -177,7 +192,7 @@ func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (Gro
 
 // groupRead is what the attempts of one GroupOffsets read learn of the group.
 type groupRead struct {
-	c         *Client
+	gr        *groupReads
 	group     string
 	state     string
 	live      bool // the coordinator says the group has members
@@ -193,25 +208,25 @@ type groupRead struct {
 
 // attempt is one try of withRetries: find the coordinator, the group's state and its commits.
 func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) error {
-	c := r.c
-	if err := c.groupMayExist(ctx, r.group, notBefore, believe); err != nil {
+	gr := r.gr
+	if err := gr.groupMayExist(ctx, r.group, notBefore, believe); err != nil {
 		return err
 	}
 	// Asked once per attempt: NOT_COORDINATOR and a refused connection mean it moved.
-	coordinator, err := c.findCoordinator(ctx, r.group)
+	coordinator, err := gr.findCoordinator(ctx, r.group)
 	if err != nil {
 		return err
 	}
-	d, err := c.describeGroup(ctx, coordinator, r.group)
+	d, err := gr.describeGroup(ctx, coordinator, r.group)
 	if err != nil {
 		return err
 	}
 	r.state, r.kind, r.live, r.members, r.owns = d.state, d.kind, d.live, d.members, d.owns
 	if r.kind == ShareGroup { // listed, so it exists, with or without members and offsets
-		r.committed, r.lags, err = c.fetchShareOffsets(ctx, coordinator, r.group)
+		r.committed, r.lags, err = gr.fetchShareOffsets(ctx, coordinator, r.group)
 		return err
 	}
-	if r.committed, err = c.fetchCommitted(ctx, coordinator, r.group); err != nil {
+	if r.committed, err = gr.fetchCommitted(ctx, coordinator, r.group); err != nil {
 		return err
 	}
 	if !r.live && len(r.committed) == 0 {
@@ -224,7 +239,7 @@ func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) e
 			r.doubtedAt = time.Now()
 		}
 		if time.Since(r.doubtedAt) < groupDoubt {
-			c.brokers.Drop(coordinator.address)
+			gr.cluster.brokers.Drop(coordinator.address)
 			return errGroupNotConfirmed
 		}
 	}
@@ -234,16 +249,16 @@ func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) e
 // topicsOffsets reads the earliest and latest offsets of every partition of topics at once: one
 // Metadata request for the topics not cached (cacheMetadata), and one round of ListOffsets per
 // leader across the topics, not a round trip of each per topic.
-func (c *Client) topicsOffsets(ctx context.Context, isolation Isolation, topics []string) (map[string][]PartitionOffsets, error) {
+func (gr *groupReads) topicsOffsets(ctx context.Context, isolation Isolation, topics []string) (map[string][]PartitionOffsets, error) {
 	if len(topics) == 0 {
 		return nil, nil
 	}
-	c.cacheMetadata(ctx, topics)
+	gr.cluster.cacheMetadata(ctx, topics)
 	var out map[string][]PartitionOffsets
-	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
+	err := gr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
 		leaders := map[topicPartition]leader{}
 		for _, topic := range topics {
-			ls, err := c.leaders(ctx, topic, nil, notBefore, believe)
+			ls, err := gr.cluster.leaders(ctx, topic, nil, notBefore, believe)
 			if err != nil {
 				return err
 			}
@@ -252,7 +267,7 @@ func (c *Client) topicsOffsets(ctx context.Context, isolation Isolation, topics 
 			}
 		}
 		var err error
-		out, err = c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
+		out, err = gr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
 		return err
 	})
 	return out, err
@@ -260,10 +275,10 @@ func (c *Client) topicsOffsets(ctx context.Context, isolation Isolation, topics 
 
 // topicLag applies the lag rule to every partition of one topic, from its offsets (earliest and
 // latest: the earliest decides whether a commit lies before the log start).
-func (c *Client) topicLag(ctx context.Context, req GroupOffsetsRequest, topic string, res []PartitionOffsets,
+func (gr *groupReads) topicLag(ctx context.Context, req GroupOffsetsRequest, topic string, res []PartitionOffsets,
 	committed map[int]int64,
 ) ([]GroupPartitionOffsets, error) {
-	logEnds, err := c.logEnds(ctx, req.Isolation, topic, res, committed)
+	logEnds, err := gr.logEnds(ctx, req.Isolation, topic, res, committed)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +293,7 @@ func (c *Client) topicLag(ctx context.Context, req GroupOffsetsRequest, topic st
 // not pass. Under read_uncommitted that is Latest. Under read_committed Latest is the last stable
 // offset, and a commit between it and the high watermark (a read_uncommitted consumer's) is in
 // the log: the high watermark is then read too, for that topic only.
-func (c *Client) logEnds(ctx context.Context, isolation Isolation, topic string, res []PartitionOffsets, committed map[int]int64) (map[int]int64, error) {
+func (gr *groupReads) logEnds(ctx context.Context, isolation Isolation, topic string, res []PartitionOffsets, committed map[int]int64) (map[int]int64, error) {
 	ends := make(map[int]int64, len(res))
 	beyond := false
 	for _, p := range res {
@@ -290,7 +305,7 @@ func (c *Client) logEnds(ctx context.Context, isolation Isolation, topic string,
 	if isolation != ReadCommitted || !beyond {
 		return ends, nil
 	}
-	hw, err := c.Offsets(ctx, OffsetsRequest{Topic: topic, Isolation: ReadUncommitted, latestOnly: true})
+	hw, err := gr.offsets.read(ctx, OffsetsRequest{Topic: topic, Isolation: ReadUncommitted, latestOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -349,15 +364,15 @@ var errNoGroups = errors.New("no broker lists the group and " + offsetsTopic + "
 // Kafka no broker lists a group then (no group has ever existed), while Kafka-compatible services
 // that keep offsets elsewhere (Azure Event Hubs; franz-go's kfake) list it, a group with commits
 // and no members as Empty. A "no" from a cached layout is asked again fresh before it is believed.
-func (c *Client) groupMayExist(ctx context.Context, group string, notBefore, believe time.Time) error {
-	md, err := c.topicMetadata(ctx, offsetsTopic, notBefore)
+func (gr *groupReads) groupMayExist(ctx context.Context, group string, notBefore, believe time.Time) error {
+	md, err := gr.cluster.topicMetadata(ctx, offsetsTopic, notBefore)
 	if err != nil {
 		return err
 	}
 	if !md.missing() {
 		return nil
 	}
-	listed, err := c.listedAnywhere(ctx, group)
+	listed, err := gr.listedAnywhere(ctx, group)
 	switch {
 	case err != nil || listed:
 		return err
@@ -368,17 +383,17 @@ func (c *Client) groupMayExist(ctx context.Context, group string, notBefore, bel
 }
 
 // findCoordinator asks the seed which broker coordinates the group.
-func (c *Client) findCoordinator(ctx context.Context, group string) (leader, error) {
+func (gr *groupReads) findCoordinator(ctx context.Context, group string) (leader, error) {
 	op := fmt.Sprintf("FindCoordinator for group %q", group)
-	addr, err := c.seedAddr(ctx)
+	addr, err := gr.cluster.seedAddr(ctx)
 	if err != nil {
-		return leader{}, c.seedError(err)
+		return leader{}, gr.cluster.seedError(err)
 	}
 	sent := time.Now()
-	m, err := c.brokers.RoundTrip(ctx, addr, &kmsg.FindCoordinatorRequest{CoordinatorKey: group}) // CoordinatorType 0: a group
+	m, err := gr.cluster.brokers.RoundTrip(ctx, addr, &kmsg.FindCoordinatorRequest{CoordinatorKey: group}) // CoordinatorType 0: a group
 	if err != nil {
-		c.cluster.dropSeed(addr)
-		return leader{}, c.requestError(op, addr, -1, err)
+		gr.cluster.layout.dropSeed(addr)
+		return leader{}, gr.cluster.requestError(op, addr, -1, err)
 	}
 	fc, err := answerAs[*kmsg.FindCoordinatorResponse](op, m)
 	if err != nil {
@@ -388,7 +403,7 @@ func (c *Client) findCoordinator(ctx context.Context, group string) (leader, err
 		return leader{}, &BrokerError{Op: "FindCoordinator", Group: group, Partition: -1, Code: ErrorCode(fc.ErrorCode)}
 	}
 	coordinator := leader{id: fc.NodeID, address: net.JoinHostPort(fc.Host, strconv.Itoa(int(fc.Port)))}
-	c.cluster.noteNamed(coordinator.address, sent)
+	gr.cluster.layout.noteNamed(coordinator.address, sent)
 	return coordinator, nil
 }
 
@@ -405,10 +420,10 @@ type describedGroup struct {
 // them, is looked up with ListGroups on its coordinator, then, with members, described by the API
 // of its kind. A group neither knows is Dead without members: OffsetFetch then decides whether it
 // exists (its commits outlive its members).
-func (c *Client) describeGroup(ctx context.Context, coordinator leader, group string) (describedGroup, error) {
-	m, err := c.brokers.RoundTrip(ctx, coordinator.address, &kmsg.DescribeGroupsRequest{Groups: []string{group}})
+func (gr *groupReads) describeGroup(ctx context.Context, coordinator leader, group string) (describedGroup, error) {
+	m, err := gr.cluster.brokers.RoundTrip(ctx, coordinator.address, &kmsg.DescribeGroupsRequest{Groups: []string{group}})
 	if err != nil {
-		return describedGroup{}, c.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
+		return describedGroup{}, gr.cluster.requestError(fmt.Sprintf("DescribeGroups for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	op := fmt.Sprintf("DescribeGroups for group %q", group)
@@ -426,12 +441,12 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 		if err := classicOwned(owns, counts, g); err != nil {
 			return describedGroup{}, err
 		}
-		return describedGroup{state: g.State, kind: c.classicKind(ctx, coordinator), live: len(g.Members) > 0,
+		return describedGroup{state: g.State, kind: gr.classicKind(ctx, coordinator), live: len(g.Members) > 0,
 			members: counts[group], owns: owns[group]}, nil
 	case code != 0 && code != kafka.GroupIdNotFound:
 		return describedGroup{}, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}
 	}
-	groups, err := c.listGroupsOn(ctx, coordinator, group)
+	groups, err := gr.listGroupsOn(ctx, coordinator, group)
 	if err != nil {
 		return describedGroup{state: "Dead"}, err
 	}
@@ -447,7 +462,7 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 	if d.kind == "" { // a broker before ListGroups v5 does not say which API describes it
 		return d, nil
 	}
-	got, err := c.describeAssignments(ctx, coordinator, d.kind, []string{group})
+	got, err := gr.describeAssignments(ctx, coordinator, d.kind, []string{group})
 	if n, ok := got.counts[group]; ok {
 		d.members, d.owns = n, got.owns[group]
 	}
@@ -457,8 +472,8 @@ func (c *Client) describeGroup(ctx context.Context, coordinator leader, group st
 // classicKind is the kind of a group DescribeGroups describes, as kafka_consumer_groups would read
 // it from ListGroups: ClassicGroup where the coordinator names kinds (ListGroups v5, Kafka 3.8+),
 // "" where it does not, so that both data sources say the same of one group.
-func (c *Client) classicKind(ctx context.Context, coordinator leader) string {
-	conn, err := c.brokers.Get(ctx, coordinator.address) // the connection DescribeGroups just used
+func (gr *groupReads) classicKind(ctx context.Context, coordinator leader) string {
+	conn, err := gr.cluster.brokers.Get(ctx, coordinator.address) // the connection DescribeGroups just used
 	if err != nil {
 		return ""
 	}
@@ -471,10 +486,10 @@ func (c *Client) classicKind(ctx context.Context, coordinator leader) string {
 // fetchCommitted returns the group's committed offsets by topic and partition (OffsetFetch for
 // all topics: brokers leave out the topics the principal may not DESCRIBE); partitions without a
 // commit (-1) are left out.
-func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group string) (map[string]map[int]int64, error) {
-	fetched, err := c.offsetFetch(ctx, coordinator, []string{group}, false)
+func (gr *groupReads) fetchCommitted(ctx context.Context, coordinator leader, group string) (map[string]map[int]int64, error) {
+	fetched, err := gr.offsetFetch(ctx, coordinator, []string{group}, false)
 	if err != nil {
-		return nil, c.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
+		return nil, gr.cluster.requestError(fmt.Sprintf("OffsetFetch for group %q", group),
 			coordinator.address, int(coordinator.id), err)
 	}
 	g := fetched[group]
@@ -501,28 +516,4 @@ func (c *Client) fetchCommitted(ctx context.Context, coordinator leader, group s
 		}
 	}
 	return out, nil
-}
-
-// codeError is a response's error code as an error, nil for 0.
-func codeError(code int16) error {
-	if code == 0 {
-		return nil
-	}
-	return kafka.Error(code)
-}
-
-func groupError(op, group string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var code kafka.Error
-	switch {
-	case errors.As(err, &code) && code == kafka.GroupIdNotFound:
-		// Apache Kafka answers an unknown group with no offsets; some services, kfake among them,
-		// with this code: both mean the group does not exist.
-		return &GroupNotFoundError{GroupID: group, State: "Dead", Op: op}
-	case errors.As(err, &code):
-		return &BrokerError{Op: op, Group: group, Partition: -1, Code: ErrorCode(code)}
-	}
-	return fmt.Errorf("%s for group %q: %w", op, group, err)
 }

@@ -17,16 +17,16 @@ import (
 
 // listedAnywhere says whether any broker of the latest metadata lists the group (ListGroups on
 // each: a broker lists the groups it coordinates), without FindCoordinator.
-func (c *Client) listedAnywhere(ctx context.Context, group string) (bool, error) {
-	c.cluster.mu.Lock()
-	brokers := make([]leader, 0, len(c.cluster.brokers))
-	for id, address := range c.cluster.brokers {
+func (gr *groupReads) listedAnywhere(ctx context.Context, group string) (bool, error) {
+	gr.cluster.layout.mu.Lock()
+	brokers := make([]leader, 0, len(gr.cluster.layout.brokers))
+	for id, address := range gr.cluster.layout.brokers {
 		brokers = append(brokers, leader{id: id, address: address})
 	}
-	c.cluster.mu.Unlock()
+	gr.cluster.layout.mu.Unlock()
 	slices.SortFunc(brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
 	for _, b := range brokers {
-		groups, err := c.listGroupsOn(ctx, b, group)
+		groups, err := gr.listGroupsOn(ctx, b, group)
 		if err != nil {
 			return false, err
 		}
@@ -59,7 +59,7 @@ func byCoordinator(listed map[string]listedGroupInfo, share bool) map[leader][]s
 
 // listAllGroups sends ListGroups to every broker at once and returns the groups whose id
 // matches, by id, with the broker that listed them: their coordinator.
-func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *regexp.Regexp) (map[string]listedGroupInfo, error) {
+func (gr *groupReads) listAllGroups(ctx context.Context, brokers []leader, match *regexp.Regexp) (map[string]listedGroupInfo, error) {
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
@@ -68,7 +68,7 @@ func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *reg
 	)
 	for _, b := range brokers {
 		wg.Go(func() {
-			groups, err := c.listGroupsOn(ctx, b, "")
+			groups, err := gr.listGroupsOn(ctx, b, "")
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -89,18 +89,18 @@ func (c *Client) listAllGroups(ctx context.Context, brokers []leader, match *reg
 
 // listGroupsOn asks one broker for the groups it coordinates (ListGroups). group, when set, is
 // the one group the caller looks for, and errors name it.
-func (c *Client) listGroupsOn(ctx context.Context, b leader, group string) ([]kmsg.ListGroupsResponseGroup, error) {
+func (gr *groupReads) listGroupsOn(ctx context.Context, b leader, group string) ([]kmsg.ListGroupsResponseGroup, error) {
 	about := ""
 	if group != "" {
 		about = fmt.Sprintf(" for group %q", group)
 	}
-	m, err := c.brokers.RoundTrip(ctx, b.address, &kmsg.ListGroupsRequest{})
+	m, err := gr.cluster.brokers.RoundTrip(ctx, b.address, &kmsg.ListGroupsRequest{})
 	if err != nil {
 		op := "ListGroups"
 		if group != "" {
 			op = fmt.Sprintf("ListGroups on broker %d%s", b.id, about)
 		}
-		return nil, c.requestError(op, b.address, int(b.id), err)
+		return nil, gr.cluster.requestError(op, b.address, int(b.id), err)
 	}
 	lg, err := answerAs[*kmsg.ListGroupsResponse](fmt.Sprintf("ListGroups on broker %d%s", b.id, about), m)
 	switch {

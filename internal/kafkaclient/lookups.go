@@ -118,13 +118,13 @@ func (l lookup) listing(isolation Isolation) listing {
 // the order of leaders, and the lookups of req that the leader serves (leaderLookups), as the
 // coalescer's listings under req's isolation level and as the same lookups, whose answers the
 // read takes from the rounds.
-func (c *Client) planLookups(ctx context.Context, req OffsetsRequest, leaders []partitionLeader,
+func (ofs *offsetReads) planLookups(ctx context.Context, req OffsetsRequest, leaders []partitionLeader,
 ) (map[leader]leaderAsk, map[leader][]lookup, error) {
 	byLeader := map[leader][]topicPartition{}
 	for _, pl := range leaders {
 		byLeader[pl.leader] = append(byLeader[pl.leader], pl.topicPartition)
 	}
-	asked, err := c.leaderLookups(ctx, byLeader, lookups(req))
+	asked, err := ofs.leaderLookups(ctx, byLeader, lookups(req))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,14 +142,14 @@ func (c *Client) planLookups(ctx context.Context, req OffsetsRequest, leaders []
 // leaderLookups are the lookups of ls that each leader is asked, from the ListOffsets version its
 // connection negotiated (lookup.servedBy): an optional lookup that a leader cannot answer is left
 // out for it; any other refuses the read.
-func (c *Client) leaderLookups(ctx context.Context, byLeader map[leader][]topicPartition, ls []lookup) (map[leader][]lookup, error) {
+func (ofs *offsetReads) leaderLookups(ctx context.Context, byLeader map[leader][]topicPartition, ls []lookup) (map[leader][]lookup, error) {
 	asked := make(map[leader][]lookup, len(byLeader))
 	for l := range byLeader {
 		for _, lk := range ls {
 			if lk.needs != nil {
-				conn, err := c.brokers.Get(ctx, l.address)
+				conn, err := ofs.cluster.brokers.Get(ctx, l.address)
 				if err != nil {
-					return nil, c.requestError(lk.op, l.address, int(l.id), err)
+					return nil, ofs.cluster.requestError(lk.op, l.address, int(l.id), err)
 				}
 				served, _ := conn.Version(kmsg.ListOffsets)
 				if err := lk.servedBy(l.address, served); err != nil {

@@ -14,13 +14,13 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// clusterView is what the Client knows of the cluster's layout: the brokers, and per topic its
+// layout is what the cluster view knows of the cluster's layout: the brokers, and per topic its
 // partitions and their leaders, from Metadata requests that name that one topic (never the whole
 // cluster) and never allow auto-creation. An answer is kept until a read finds it stale (a
 // moved leader, an unknown partition, a lost connection): the retry then asks for metadata
 // requested after that moment. Reads that need the same topic at the same time share one
 // Metadata request.
-type clusterView struct {
+type layout struct {
 	mu      sync.Mutex
 	brokers map[int32]string     // broker id -> "host:port", from the latest answer
 	named   map[string]time.Time // "host:port" -> when the latest request whose answer named it was sent
@@ -57,21 +57,21 @@ type metadataCall struct {
 	err     error
 }
 
-func newClusterView() *clusterView {
-	return &clusterView{
+func newLayout() *layout {
+	return &layout{
 		brokers: map[int32]string{}, named: map[string]time.Time{},
 		topics: map[string]*topicMetadata{}, calls: map[string]*metadataCall{},
 	}
 }
 
 // noteNamed records that the answer to a request sent at sent gives a broker address.
-func (v *clusterView) noteNamed(address string, sent time.Time) {
+func (v *layout) noteNamed(address string, sent time.Time) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.noteNamedLocked(address, sent)
 }
 
-func (v *clusterView) noteNamedLocked(address string, sent time.Time) {
+func (v *layout) noteNamedLocked(address string, sent time.Time) {
 	if v.named[address].Before(sent) {
 		v.named[address] = sent
 	}
@@ -79,7 +79,7 @@ func (v *clusterView) noteNamedLocked(address string, sent time.Time) {
 
 // namedSince says whether an answer to a request sent at or after t gives address as a broker's:
 // whether the address is what the cluster says now rather than a cached layout's.
-func (v *clusterView) namedSince(address string, t time.Time) bool {
+func (v *layout) namedSince(address string, t time.Time) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	named, ok := v.named[address]
@@ -87,7 +87,7 @@ func (v *clusterView) namedSince(address string, t time.Time) bool {
 }
 
 // brokerAddress is the address of broker id, "" when the latest metadata does not list it.
-func (v *clusterView) brokerAddress(id int32) string {
+func (v *layout) brokerAddress(id int32) string {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.brokers[id]
@@ -95,8 +95,8 @@ func (v *clusterView) brokerAddress(id int32) string {
 
 // topicMetadata returns the topic's metadata, requested at or after notBefore (zero: any cached
 // answer will do). A request under way that started at or after notBefore is shared.
-func (c *Client) topicMetadata(ctx context.Context, topic string, notBefore time.Time) (*topicMetadata, error) {
-	v := c.cluster
+func (cv *clusterView) topicMetadata(ctx context.Context, topic string, notBefore time.Time) (*topicMetadata, error) {
+	v := cv.layout
 	v.mu.Lock()
 	if md := v.topics[topic]; md != nil && !md.requested.Before(notBefore) {
 		v.mu.Unlock()
@@ -115,7 +115,7 @@ func (c *Client) topicMetadata(ctx context.Context, topic string, notBefore time
 	v.calls[topic] = call
 	v.mu.Unlock()
 
-	call.md, call.err = c.requestMetadata(ctx, topic, call.started)
+	call.md, call.err = cv.requestMetadata(ctx, topic, call.started)
 
 	v.mu.Lock()
 	if v.calls[topic] == call {
@@ -135,8 +135,8 @@ func (c *Client) topicMetadata(ctx context.Context, topic string, notBefore time
 // asked for already, and caches the answer: a read of many topics (a group's) then finds each in
 // the cache instead of asking for it alone. A failure is left to the per-topic reads, which ask
 // again and report it.
-func (c *Client) cacheMetadata(ctx context.Context, topics []string) {
-	v := c.cluster
+func (cv *clusterView) cacheMetadata(ctx context.Context, topics []string) {
+	v := cv.layout
 	var missing []string
 	v.mu.Lock()
 	for _, t := range topics {
@@ -149,7 +149,7 @@ func (c *Client) cacheMetadata(ctx context.Context, topics []string) {
 		return // one topic: the read's own request is as cheap
 	}
 	started := time.Now()
-	res, err := c.askMetadata(ctx, missing)
+	res, err := cv.askMetadata(ctx, missing)
 	if err != nil {
 		return
 	}
@@ -164,8 +164,8 @@ func (c *Client) cacheMetadata(ctx context.Context, topics []string) {
 }
 
 // requestMetadata asks for one topic and returns what the answer says of it.
-func (c *Client) requestMetadata(ctx context.Context, topic string, started time.Time) (*topicMetadata, error) {
-	res, err := c.askMetadata(ctx, []string{topic})
+func (cv *clusterView) requestMetadata(ctx context.Context, topic string, started time.Time) (*topicMetadata, error) {
+	res, err := cv.askMetadata(ctx, []string{topic})
 	if err != nil {
 		return nil, err
 	}
@@ -199,10 +199,10 @@ func partitionsOf(t kmsg.MetadataResponseTopic) map[int32]partitionMetadata {
 // DESCRIBE) to the current seed (bootstrap.go), never allowing auto-creation, and records the
 // brokers it lists, and when it named their addresses. A failure drops the seed, so that the next attempt races the bootstrap
 // servers again.
-func (c *Client) askMetadata(ctx context.Context, topics []string) (*kmsg.MetadataResponse, error) {
-	addr, err := c.seedAddr(ctx)
+func (cv *clusterView) askMetadata(ctx context.Context, topics []string) (*kmsg.MetadataResponse, error) {
+	addr, err := cv.seedAddr(ctx)
 	if err != nil {
-		return nil, c.seedError(err)
+		return nil, cv.seedError(err)
 	}
 	sent := time.Now()
 	// Asking for every topic (kafka_topics_offsets, kafka_consumer_groups) also asks what the
@@ -214,10 +214,10 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*kmsg.Metada
 			req.Topics[i].Topic = &topics[i]
 		}
 	}
-	m, err := c.brokers.RoundTrip(ctx, addr, req)
+	m, err := cv.brokers.RoundTrip(ctx, addr, req)
 	if err != nil {
-		c.cluster.dropSeed(addr)
-		return nil, c.requestError("Metadata", addr, -1, err)
+		cv.layout.dropSeed(addr)
+		return nil, cv.requestError("Metadata", addr, -1, err)
 	}
 	res, err := answerAs[*kmsg.MetadataResponse]("Metadata from "+addr, m)
 	if err != nil {
@@ -227,14 +227,14 @@ func (c *Client) askMetadata(ctx context.Context, topics []string) (*kmsg.Metada
 	for _, b := range res.Brokers {
 		brokers[b.NodeID] = net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))
 	}
-	c.cluster.mu.Lock()
+	cv.layout.mu.Lock()
 	if len(brokers) > 0 {
-		c.cluster.brokers = brokers
+		cv.layout.brokers = brokers
 	}
 	for _, address := range brokers {
-		c.cluster.noteNamedLocked(address, sent)
+		cv.layout.noteNamedLocked(address, sent)
 	}
-	c.cluster.mu.Unlock()
+	cv.layout.mu.Unlock()
 	return res, nil
 }
 
@@ -315,9 +315,9 @@ func (md *clusterMetadata) leaderOf(t *clusterTopic, partition int32) (leader, e
 
 // allMetadata asks for every topic: one request per call (such reads are rare, and want the
 // topics of now). The answer also refreshes the per-topic cache.
-func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
+func (cv *clusterView) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 	started := time.Now()
-	res, err := c.askMetadata(ctx, nil)
+	res, err := cv.askMetadata(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -326,13 +326,13 @@ func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 		md.brokers = append(md.brokers, leader{id: b.NodeID, address: net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))})
 	}
 	slices.SortFunc(md.brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
-	c.cluster.mu.Lock()
-	defer c.cluster.mu.Unlock()
+	cv.layout.mu.Lock()
+	defer cv.layout.mu.Unlock()
 	for _, t := range res.Topics {
 		ct := clusterTopic{name: deref(t.Topic), internal: t.IsInternal, code: kafka.Error(t.ErrorCode), partitions: partitionsOf(t)}
 		md.topics = append(md.topics, ct)
-		if old := c.cluster.topics[ct.name]; old == nil || old.requested.Before(started) {
-			c.cluster.topics[ct.name] = &topicMetadata{code: ct.code, partitions: ct.partitions, requested: started}
+		if old := cv.layout.topics[ct.name]; old == nil || old.requested.Before(started) {
+			cv.layout.topics[ct.name] = &topicMetadata{code: ct.code, partitions: ct.partitions, requested: started}
 		}
 	}
 	return md, nil
@@ -342,8 +342,8 @@ func (c *Client) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 // partitions is nil), by partition, from metadata requested at or after notBefore. A "no" (no
 // such topic or partition) is believed only from metadata requested at or after believe: a
 // cached layout is asked again before it is reported.
-func (c *Client) leaders(ctx context.Context, topic string, partitions []int, notBefore, believe time.Time) (map[int]leader, error) {
-	md, err := c.topicMetadata(ctx, topic, notBefore)
+func (cv *clusterView) leaders(ctx context.Context, topic string, partitions []int, notBefore, believe time.Time) (map[int]leader, error) {
+	md, err := cv.topicMetadata(ctx, topic, notBefore)
 	if err != nil {
 		return nil, err
 	}
@@ -373,7 +373,7 @@ func (c *Client) leaders(ctx context.Context, topic string, partitions []int, no
 		}
 		address := ""
 		if p.leader >= 0 {
-			address = c.cluster.brokerAddress(p.leader)
+			address = cv.layout.brokerAddress(p.leader)
 		}
 		if address == "" {
 			return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: id, Code: ErrorCode(noLeaderCode(p.code)), NoLeader: true}

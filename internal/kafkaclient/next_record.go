@@ -47,22 +47,37 @@ type nextAsk struct {
 	bytes int32
 }
 
+// timeLags is the room of the Fetch reads: the next record at or after an offset, and so a
+// group's time lag (time_lag.go). Concurrent reads share one Fetch per leader and isolation level
+// (fetch_batches.go).
+type timeLags struct {
+	cluster *clusterView
+	offsets *offsetReads // where a search fell out of the log: its new start
+	fetches *fetchBatches
+}
+
+func newTimeLags(cv *clusterView, offsets *offsetReads) *timeLags {
+	tl := &timeLags{cluster: cv, offsets: offsets}
+	tl.fetches = newFetchBatches(cv.life, cv.goShared, tl.fetch)
+	return tl
+}
+
 // nextRecords finds the next record at or after from of every partition in asks, under
 // isolation; a partition whose answer is nil has none below the log end (its group is caught up
 // there). Retriable answers are retried with fresh metadata, keeping what earlier attempts found.
-func (c *Client) nextRecords(ctx context.Context, isolation Isolation, asks map[topicPartition]int64) (map[topicPartition]*NextRecord, error) {
+func (tl *timeLags) nextRecords(ctx context.Context, isolation Isolation, asks map[topicPartition]int64) (map[topicPartition]*NextRecord, error) {
 	found := make(map[topicPartition]*NextRecord, len(asks))
 	pending := make(map[topicPartition]*nextAsk, len(asks))
 	for tp, from := range asks {
 		pending[tp] = &nextAsk{from: from, bytes: fetchPartitionBytes}
 	}
-	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
+	err := tl.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
 		for len(pending) > 0 {
-			byLeader, err := c.leadersOfPartitions(ctx, pending, notBefore, believe)
+			byLeader, err := tl.cluster.leadersOfPartitions(ctx, pending, notBefore, believe)
 			if err != nil {
 				return err
 			}
-			progressed, err := c.fetchRound(ctx, isolation, byLeader, pending, found)
+			progressed, err := tl.fetchRound(ctx, isolation, byLeader, pending, found)
 			if err != nil {
 				return err
 			}
@@ -82,14 +97,14 @@ var errNoFetchProgress error = askAgain("the Fetch answers held no record where 
 
 // leadersOfPartitions groups the pending partitions by leader, in the order of a request: by
 // topic, then partition.
-func (c *Client) leadersOfPartitions(ctx context.Context, pending map[topicPartition]*nextAsk, notBefore, believe time.Time) (map[leader][]topicPartition, error) {
+func (cv *clusterView) leadersOfPartitions(ctx context.Context, pending map[topicPartition]*nextAsk, notBefore, believe time.Time) (map[leader][]topicPartition, error) {
 	byTopic := map[string][]int{}
 	for tp := range pending {
 		byTopic[tp.topic] = append(byTopic[tp.topic], tp.partition)
 	}
 	byLeader := map[leader][]topicPartition{}
 	for topic, partitions := range byTopic {
-		leaders, err := c.leaders(ctx, topic, partitions, notBefore, believe)
+		leaders, err := cv.leaders(ctx, topic, partitions, notBefore, believe)
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +122,7 @@ func (c *Client) leadersOfPartitions(ctx context.Context, pending map[topicParti
 
 // fetchRound asks every leader at once (each through its Fetch batches, fetch_batches.go) and
 // applies the answers; progressed is whether any partition settled or moved on.
-func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader map[leader][]topicPartition,
+func (tl *timeLags) fetchRound(ctx context.Context, isolation Isolation, byLeader map[leader][]topicPartition,
 	pending map[topicPartition]*nextAsk, found map[topicPartition]*NextRecord,
 ) (progressed bool, _ error) {
 	type answer struct {
@@ -123,7 +138,7 @@ func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader m
 			asks[tp] = pending[tp]
 		}
 		wg.Go(func() {
-			res, err := c.fetches.fetch(ctx, l, isolation, asks)
+			res, err := tl.fetches.fetch(ctx, l, isolation, asks)
 			answers <- answer{l, res, err}
 		})
 	}
@@ -135,7 +150,7 @@ func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader m
 			errs = append(errs, a.err)
 			continue
 		}
-		moved, err := c.applyFetch(ctx, isolation, a.l, a.res, pending, found)
+		moved, err := tl.applyFetch(ctx, isolation, a.l, a.res, pending, found)
 		progressed = progressed || moved
 		if err != nil {
 			errs = append(errs, err)
@@ -145,10 +160,10 @@ func (c *Client) fetchRound(ctx context.Context, isolation Isolation, byLeader m
 }
 
 // fetch sends one Fetch to leader l: the round trip of the Fetch batches.
-func (c *Client) fetch(ctx context.Context, l leader, req *kmsg.FetchRequest) (*kmsg.FetchResponse, error) {
-	m, err := c.brokers.RoundTrip(ctx, l.address, req)
+func (tl *timeLags) fetch(ctx context.Context, l leader, req *kmsg.FetchRequest) (*kmsg.FetchResponse, error) {
+	m, err := tl.cluster.brokers.RoundTrip(ctx, l.address, req)
 	if err != nil {
-		return nil, c.requestError(FetchOp+" for "+describeFetch(req), l.address, int(l.id), err)
+		return nil, tl.cluster.requestError(FetchOp+" for "+describeFetch(req), l.address, int(l.id), err)
 	}
 	res, err := answerAs[*kmsg.FetchResponse](FetchOp, m)
 	if err != nil {
@@ -174,7 +189,7 @@ func describeFetch(req *kmsg.FetchRequest) string {
 
 // applyFetch takes one leader's answer: a partition whose record is found, or whose search
 // reached the log end, settles; the others move on (from, bytes) and stay pending.
-func (c *Client) applyFetch(ctx context.Context, isolation Isolation, l leader, res *kmsg.FetchResponse,
+func (tl *timeLags) applyFetch(ctx context.Context, isolation Isolation, l leader, res *kmsg.FetchResponse,
 	pending map[topicPartition]*nextAsk, found map[topicPartition]*NextRecord,
 ) (progressed bool, _ error) {
 	var errs []error
@@ -185,7 +200,7 @@ func (c *Client) applyFetch(ctx context.Context, isolation Isolation, l leader, 
 			if ask == nil {
 				continue // not asked, or answered twice: ignore
 			}
-			moved, err := c.applyPartition(ctx, isolation, l, tp, p, ask)
+			moved, err := tl.applyPartition(ctx, isolation, l, tp, p, ask)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -217,12 +232,12 @@ type partitionStep struct {
 }
 
 // applyPartition takes one partition's answer.
-func (c *Client) applyPartition(ctx context.Context, isolation Isolation, l leader, tp topicPartition,
+func (tl *timeLags) applyPartition(ctx context.Context, isolation Isolation, l leader, tp topicPartition,
 	p kmsg.FetchResponseTopicPartition, ask *nextAsk,
 ) (partitionStep, error) {
 	switch code := kafka.Error(p.ErrorCode); {
 	case code == kafka.OffsetOutOfRange:
-		return c.restartAtLogStart(ctx, isolation, tp, ask)
+		return tl.restartAtLogStart(ctx, isolation, tp, ask)
 	case code != 0:
 		return partitionStep{}, &BrokerError{Op: FetchOp, Topic: tp.topic, Partition: tp.partition,
 			Broker: describeBroker(l.address, int(l.id)), Code: ErrorCode(code)}
@@ -257,8 +272,8 @@ func (c *Client) applyPartition(ctx context.Context, isolation Isolation, l lead
 
 // restartAtLogStart moves a search whose offset fell out of the log (retention or DeleteRecords
 // moved the log start past it since the commit was read) to the new log start.
-func (c *Client) restartAtLogStart(ctx context.Context, isolation Isolation, tp topicPartition, ask *nextAsk) (partitionStep, error) {
-	res, err := c.Offsets(ctx, OffsetsRequest{Topic: tp.topic, Partitions: []int{tp.partition}, Isolation: isolation})
+func (tl *timeLags) restartAtLogStart(ctx context.Context, isolation Isolation, tp topicPartition, ask *nextAsk) (partitionStep, error) {
+	res, err := tl.offsets.read(ctx, OffsetsRequest{Topic: tp.topic, Partitions: []int{tp.partition}, Isolation: isolation})
 	if err != nil {
 		return partitionStep{}, err
 	}
@@ -283,7 +298,7 @@ var errFetchOutOfRange error = askAgain("Fetch answered OFFSET_OUT_OF_RANGE for 
 // offset of a partition share its search; a partition that groups ask at different offsets is
 // searched once per offset, in layers that each hold a partition once (a Fetch may not name a
 // partition twice), the layers at once.
-func (c *Client) readTimeLags(ctx context.Context, isolation Isolation, groups ...[]GroupPartitionOffsets) error {
+func (tl *timeLags) readTimeLags(ctx context.Context, isolation Isolation, groups ...[]GroupPartitionOffsets) error {
 	type at struct {
 		tp   topicPartition
 		from int64
@@ -318,7 +333,7 @@ func (c *Client) readTimeLags(ctx context.Context, isolation Isolation, groups .
 	)
 	for _, asks := range layers {
 		wg.Go(func() {
-			res, err := c.nextRecords(ctx, isolation, asks)
+			res, err := tl.nextRecords(ctx, isolation, asks)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {

@@ -25,7 +25,7 @@ type fetchedGroup struct {
 // OffsetFetch v8+ (batch says the broker serves it). Below v8 the request carries the group in
 // the v2-v7 fields; both shapes are filled, kmsg encodes the fields of the version sent. No topics
 // (null) is every topic.
-func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []string, batch bool) (map[string]fetchedGroup, error) {
+func (gr *groupReads) offsetFetch(ctx context.Context, coordinator leader, groups []string, batch bool) (map[string]fetchedGroup, error) {
 	if len(groups) != 1 && !batch {
 		return nil, fmt.Errorf("OffsetFetch for %d groups needs OffsetFetch v%d", len(groups), wire.OffsetFetchBatchVersion)
 	}
@@ -36,7 +36,7 @@ func (c *Client) offsetFetch(ctx context.Context, coordinator leader, groups []s
 	if len(groups) == 1 {
 		req.Group = groups[0]
 	}
-	m, err := c.brokers.RoundTrip(ctx, coordinator.address, req)
+	m, err := gr.cluster.brokers.RoundTrip(ctx, coordinator.address, req)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ const maxGroupsPerOffsetFetch = 1000
 // Coordinators are asked at once, each one's requests in turn, so that a broker below v8 with many
 // groups gets one connection, not one per group. A group that vanished since ListGroups
 // (GROUP_ID_NOT_FOUND) is left out.
-func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]kmsg.OffsetFetchResponseGroupTopic, error) {
+func (gr *groupReads) fetchAllOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]kmsg.OffsetFetchResponseGroupTopic, error) {
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
@@ -91,7 +91,7 @@ func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGr
 	)
 	for coordinator, groups := range byCoordinator(listed, false) { // a share group commits nothing: fetchAllShareOffsets reads it
 		wg.Go(func() {
-			fetched, err := c.fetchFromCoordinator(ctx, coordinator, groups)
+			fetched, err := gr.fetchFromCoordinator(ctx, coordinator, groups)
 			mu.Lock()
 			defer mu.Unlock()
 			errs = append(errs, err...)
@@ -104,12 +104,12 @@ func (c *Client) fetchAllOffsets(ctx context.Context, listed map[string]listedGr
 
 // fetchFromCoordinator sends coordinator the OffsetFetch requests for its groups, one after the
 // other, and returns each group's commits, and the errors met.
-func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]kmsg.OffsetFetchResponseGroupTopic, []error) {
+func (gr *groupReads) fetchFromCoordinator(ctx context.Context, coordinator leader, groups []string) (map[string][]kmsg.OffsetFetchResponseGroupTopic, []error) {
 	slices.Sort(groups)
 	broker := describeBroker(coordinator.address, int(coordinator.id))
-	conn, err := c.brokers.Get(ctx, coordinator.address)
+	conn, err := gr.cluster.brokers.Get(ctx, coordinator.address)
 	if err != nil {
-		return nil, []error{c.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
+		return nil, []error{gr.cluster.requestError("OffsetFetch", coordinator.address, int(coordinator.id), err)}
 	}
 	per := 1
 	if v, _ := conn.Version(kmsg.OffsetFetch); v >= wire.OffsetFetchBatchVersion {
@@ -118,10 +118,10 @@ func (c *Client) fetchFromCoordinator(ctx context.Context, coordinator leader, g
 	out := map[string][]kmsg.OffsetFetchResponseGroupTopic{}
 	var errs []error
 	for chunk := range slices.Chunk(groups, per) {
-		fetched, err := c.offsetFetch(ctx, coordinator, chunk, per > 1)
+		fetched, err := gr.offsetFetch(ctx, coordinator, chunk, per > 1)
 		if err != nil {
 			op := fmt.Sprintf("OffsetFetch for %d group%s", len(chunk), plural(len(chunk)))
-			return out, append(errs, c.requestError(op, coordinator.address, int(coordinator.id), err))
+			return out, append(errs, gr.cluster.requestError(op, coordinator.address, int(coordinator.id), err))
 		}
 		for id, g := range fetched {
 			switch {

@@ -70,6 +70,19 @@ type PartitionOffsets struct {
 	EarliestPendingUpload *int64
 }
 
+// offsetReads is the room of the ListOffsets reads: what each partition's leader is asked
+// (lookups.go), asked of it in rounds shared by the reads that come at once (coalesce.go), and
+// the answers settled by partition (this file; topics_offsets.go for whole topics).
+type offsetReads struct {
+	cluster *clusterView
+	rounds  *coalescer
+}
+
+func newOffsetReads(cv *clusterView) *offsetReads {
+	return &offsetReads{cluster: cv, rounds: newCoalescer(cv.life, cv.goShared, cv.brokers.Get,
+		func(op string, l leader, err error) error { return cv.requestError(op, l.address, int(l.id), err) })}
+}
+
 // Offsets reads the requested offsets of a topic's partitions within the Client's timeout, sorted
 // by partition. Its lookups (earliest, latest, and the timestamps asked) join the round of each
 // partition leader (coalescer): one ListOffsets request per leader and lookup, shared with the
@@ -78,20 +91,26 @@ type PartitionOffsets struct {
 // as *TopicNotFoundError, *PartitionOutOfRangeError, *UnreachableError, *BrokerError,
 // *UnsupportedError or *TimeoutError.
 func (c *Client) Offsets(ctx context.Context, req OffsetsRequest) ([]PartitionOffsets, error) {
+	return c.offsets.read(ctx, req)
+}
+
+// read is Offsets: the leaders of the partitions asked (retried on fresh metadata), then their
+// offsets.
+func (ofs *offsetReads) read(ctx context.Context, req OffsetsRequest) ([]PartitionOffsets, error) {
 	if req.TimestampMs != nil && *req.TimestampMs < 0 {
 		return nil, fmt.Errorf("timestamp %d ms is before the Unix epoch: ListOffsets reads negative "+
 			"timestamps as special values (-1 is latest)", *req.TimestampMs)
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, ofs.cluster.cfg.Timeout)
 	defer cancel()
 
 	var out []PartitionOffsets
-	err := c.withRetries(ctx, func(notBefore, believe time.Time) error {
-		leaders, err := c.leaders(ctx, req.Topic, req.Partitions, notBefore, believe)
+	err := ofs.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
+		leaders, err := ofs.cluster.leaders(ctx, req.Topic, req.Partitions, notBefore, believe)
 		if err != nil {
 			return err
 		}
-		out, err = c.listOffsets(ctx, req, leaders)
+		out, err = ofs.listOffsets(ctx, req, leaders)
 		return err
 	})
 	return out, err
@@ -108,12 +127,12 @@ func (c *Client) PartitionOffsets(ctx context.Context, topic string, partition i
 
 // listOffsets reads the partitions of req.Topic given in leaders (partition to leader), sorted by
 // partition.
-func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders map[int]leader) ([]PartitionOffsets, error) {
+func (ofs *offsetReads) listOffsets(ctx context.Context, req OffsetsRequest, leaders map[int]leader) ([]PartitionOffsets, error) {
 	read := make([]partitionLeader, 0, len(leaders))
 	for p, l := range leaders {
 		read = append(read, partitionLeader{topicPartition{req.Topic, p}, l})
 	}
-	res, err := c.listTopicsOffsets(ctx, req, read)
+	res, err := ofs.listTopicsOffsets(ctx, req, read)
 	return res[req.Topic], err
 }
 
@@ -121,12 +140,12 @@ func (c *Client) listOffsets(ctx context.Context, req OffsetsRequest, leaders ma
 // what each leader is asked (planLookups), the leaders' rounds that ask it (coalescer: one
 // request per leader and lookup, whatever the topics), and the answers by topic, settled and
 // sorted by partition.
-func (c *Client) listTopicsOffsets(ctx context.Context, req OffsetsRequest, leaders []partitionLeader) (map[string][]PartitionOffsets, error) {
-	asks, asked, err := c.planLookups(ctx, req, leaders)
+func (ofs *offsetReads) listTopicsOffsets(ctx context.Context, req OffsetsRequest, leaders []partitionLeader) (map[string][]PartitionOffsets, error) {
+	asks, asked, err := ofs.planLookups(ctx, req, leaders)
 	if err != nil {
 		return nil, err
 	}
-	rounds, err := c.rounds.read(ctx, asks)
+	rounds, err := ofs.rounds.read(ctx, asks)
 	if err != nil {
 		return nil, err
 	}

@@ -508,7 +508,7 @@ func TestReadOfInterleavedTopicsGetsEveryPartition(t *testing.T) {
 	cl := newClient(t, c, 5*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // as Client.TopicsOffsets does: a round's requests wait as long as its reads
 	defer cancel()
-	md, err := cl.allMetadata(ctx)
+	md, err := cl.cluster.allMetadata(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,7 +524,7 @@ func TestReadOfInterleavedTopicsGetsEveryPartition(t *testing.T) {
 	})
 	count := acctest.ListOffsetsEntries(c)
 
-	got, err := cl.listTopicsOffsets(ctx, OffsetsRequest{}, grouped)
+	got, err := cl.offsets.listTopicsOffsets(ctx, OffsetsRequest{}, grouped)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 // requestError describes a request to address (broker id, or -1 for a bootstrap server) that
 // failed without a broker answer. TLS, SASL and version errors pass through: they say what to fix.
-func (c *Client) requestError(op, address string, id int, err error) error {
+func (cv *clusterView) requestError(op, address string, id int, err error) error {
 	var code kafka.Error
 	switch {
 	case configFailure(err) != nil:
@@ -22,23 +22,23 @@ func (c *Client) requestError(op, address string, id int, err error) error {
 		return &BrokerError{Op: op, Partition: -1, Code: ErrorCode(code), Broker: describeBroker(address, id)}
 	}
 	return &ConnectionError{Op: op, Broker: describeBroker(address, id), Address: address, BrokerID: id,
-		Problem: c.dials.Describe(address, id, err), Err: err}
+		Problem: cv.dials.Describe(address, id, err), Err: err}
 }
 
 // seedError is the error of a failed choice of bootstrap server: a TLS, SASL or version failure
 // as it is (it says what to fix; no address list hides it), else what each address did.
-func (c *Client) seedError(err error) error {
+func (cv *clusterView) seedError(err error) error {
 	if typed := configFailure(err); typed != nil {
 		return typed
 	}
-	return &ConnectionError{Op: "connecting to a bootstrap server", BrokerID: -1, Problem: c.bootstrapProblems(), Err: err}
+	return &ConnectionError{Op: "connecting to a bootstrap server", BrokerID: -1, Problem: cv.bootstrapProblems(), Err: err}
 }
 
-func (c *Client) bootstrapProblems() string {
-	if p := c.dials.Problems(); len(p) > 0 {
+func (cv *clusterView) bootstrapProblems() string {
+	if p := cv.dials.Problems(); len(p) > 0 {
 		return strings.Join(p, "; ")
 	}
-	return "no bootstrap server answered (" + strings.Join(c.cfg.BootstrapServers, ", ") + ")"
+	return "no bootstrap server answered (" + strings.Join(cv.cfg.BootstrapServers, ", ") + ")"
 }
 
 // describeBroker names a broker for errors: "broker 2 (127.0.0.1:9092)", or the bare address of

@@ -61,7 +61,7 @@ func (b *backoff) next() time.Duration {
 // or partition" to be reported (the read's start, then the last failure). Every attempt after
 // the first asks for metadata requested after the failure that caused it: the layout that sent
 // the request to a moved leader or a restarted broker is stale.
-func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe time.Time) error) error {
+func (cv *clusterView) withRetries(ctx context.Context, op func(notBefore, believe time.Time) error) error {
 	wait := newBackoff(rand.Int64N)
 	var notBefore time.Time
 	believe := time.Now()
@@ -71,13 +71,13 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		if err == nil {
 			return nil
 		}
-		if c.life.Err() != nil {
+		if cv.life.Err() != nil {
 			return errClosed // Close ended the connections: another attempt cannot succeed
 		}
 		if ctx.Err() != nil {
-			return c.timeoutError(err, before)
+			return cv.timeoutError(err, before)
 		}
-		if wrong := c.wrongAddress(err, believe); wrong != nil {
+		if wrong := cv.wrongAddress(err, believe); wrong != nil {
 			return wrong
 		}
 		if !isRetriable(err) {
@@ -88,8 +88,8 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 		before = err
 		select {
 		case <-ctx.Done():
-			return c.timeoutError(err, nil)
-		case <-c.life.Done():
+			return cv.timeoutError(err, nil)
+		case <-cv.life.Done():
 			return errClosed
 		case <-time.After(wait.next()):
 		}
@@ -101,11 +101,11 @@ func (c *Client) withRetries(ctx context.Context, op func(notBefore, believe tim
 // (first contact: a typo more likely than a broker down), and a broker whose advertised host name
 // does not resolve, when an answer to a request sent at or after believe gives that address (the
 // name from a cached layout is asked of the cluster again first: the broker may have moved).
-func (c *Client) wrongAddress(err error, believe time.Time) error {
-	if !c.dials.Reached() && isConnFailure(err) {
-		return &UnreachableError{Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(), Err: err}
+func (cv *clusterView) wrongAddress(err error, believe time.Time) error {
+	if !cv.dials.Reached() && isConnFailure(err) {
+		return &UnreachableError{Addresses: cv.cfg.BootstrapServers, Problems: cv.dials.Problems(), Err: err}
 	}
-	if ce := unresolvedName(err); ce != nil && c.cluster.namedSince(ce.Address, believe) {
+	if ce := unresolvedName(err); ce != nil && cv.layout.namedSince(ce.Address, believe) {
 		return &UnresolvableBrokerError{Op: ce.Op, BrokerID: ce.BrokerID, Address: ce.Address, Err: ce.Err}
 	}
 	return nil
@@ -124,17 +124,17 @@ func unresolvedName(err error) *ConnectionError {
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
 // the last attempt was still failing on. When the timeout itself cut that attempt short, before
 // (the failure that caused the attempt) is said too: it is what kept the read from finishing.
-func (c *Client) timeoutError(last, before error) error {
-	if !c.dials.Reached() {
+func (cv *clusterView) timeoutError(last, before error) error {
+	if !cv.dials.Reached() {
 		return &UnreachableError{
-			Addresses: c.cfg.BootstrapServers, Problems: c.dials.Problems(),
-			TimedOut: true, Timeout: c.cfg.Timeout, Err: last,
+			Addresses: cv.cfg.BootstrapServers, Problems: cv.dials.Problems(),
+			TimedOut: true, Timeout: cv.cfg.Timeout, Err: last,
 		}
 	}
 	if !isRetriable(last) && !errors.Is(last, context.DeadlineExceeded) {
 		return last // a lasting failure that happened to end as the time ran out
 	}
-	te := &TimeoutError{Timeout: c.cfg.Timeout, Last: last}
+	te := &TimeoutError{Timeout: cv.cfg.Timeout, Last: last}
 	if before != nil && broker.IsTimeout(last) && before.Error() != last.Error() {
 		te.Before = before
 	}

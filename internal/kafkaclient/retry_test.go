@@ -529,7 +529,7 @@ func TestTimeoutSaysWhatFailedBeforeTheCutAttempt(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			defer cancel()
 			attempts := 0
-			err := cl.withRetries(ctx, func(time.Time, time.Time) error {
+			err := cl.cluster.withRetries(ctx, func(time.Time, time.Time) error {
 				attempts++
 				if attempts == 1 {
 					return broken

@@ -36,8 +36,8 @@ type shareOffsets struct {
 }
 
 // fetchShareOffsets reads one share group's offsets from its coordinator.
-func (c *Client) fetchShareOffsets(ctx context.Context, coordinator leader, group string) (starts, lags map[string]map[int]int64, err error) {
-	got, err := c.describeShareOffsets(ctx, coordinator, []string{group})
+func (gr *groupReads) fetchShareOffsets(ctx context.Context, coordinator leader, group string) (starts, lags map[string]map[int]int64, err error) {
+	got, err := gr.describeShareOffsets(ctx, coordinator, []string{group})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -51,7 +51,7 @@ func (c *Client) fetchShareOffsets(ctx context.Context, coordinator leader, grou
 // describeShareOffsets asks coordinator for the offsets of groups in one DescribeShareGroupOffsets
 // request (a null topic list: every topic-partition each group has state for). A group the
 // broker answers GROUP_ID_NOT_FOUND for (gone since it was listed) is left out.
-func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, groups []string) (map[string]shareOffsets, error) {
+func (gr *groupReads) describeShareOffsets(ctx context.Context, coordinator leader, groups []string) (map[string]shareOffsets, error) {
 	op := fmt.Sprintf("DescribeShareGroupOffsets for %d group%s", len(groups), plural(len(groups)))
 	if len(groups) == 1 {
 		op = fmt.Sprintf("DescribeShareGroupOffsets for group %q", groups[0])
@@ -60,9 +60,9 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 	for _, g := range groups {
 		req.Groups = append(req.Groups, kmsg.DescribeShareGroupOffsetsRequestGroup{GroupID: g}) // Topics null: every topic
 	}
-	conn, err := c.brokers.Get(ctx, coordinator.address)
+	conn, err := gr.cluster.brokers.Get(ctx, coordinator.address)
 	if err != nil {
-		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
+		return nil, gr.cluster.requestError(op, coordinator.address, int(coordinator.id), err)
 	}
 	v, served := conn.Version(kmsg.DescribeShareGroupOffsets) // below v1 the answer has no lag: Lag reads -1
 	if !served {
@@ -73,7 +73,7 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 	}
 	m, err := conn.RoundTrip(ctx, req)
 	if err != nil {
-		return nil, c.requestError(op, coordinator.address, int(coordinator.id), err)
+		return nil, gr.cluster.requestError(op, coordinator.address, int(coordinator.id), err)
 	}
 	res, err := answerAs[*kmsg.DescribeShareGroupOffsetsResponse](op, m)
 	if err != nil {
@@ -117,7 +117,7 @@ func (c *Client) describeShareOffsets(ctx context.Context, coordinator leader, g
 // fetchAllShareOffsets reads the offsets of every listed share group from the broker that listed
 // it, one request per coordinator (per maxGroupsPerOffsetFetch groups), coordinators at once, as
 // commits (OffsetFetch's shape, the start offset as the committed offset) and lags by group.
-func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]kmsg.OffsetFetchResponseGroupTopic, map[string]map[topicPartition]int64, error) {
+func (gr *groupReads) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]kmsg.OffsetFetchResponseGroupTopic, map[string]map[topicPartition]int64, error) {
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
@@ -129,7 +129,7 @@ func (c *Client) fetchAllShareOffsets(ctx context.Context, listed map[string]lis
 		slices.Sort(groups)
 		wg.Go(func() {
 			for chunk := range slices.Chunk(groups, maxGroupsPerOffsetFetch) {
-				got, err := c.describeShareOffsets(ctx, coordinator, chunk)
+				got, err := gr.describeShareOffsets(ctx, coordinator, chunk)
 				mu.Lock()
 				if err != nil {
 					errs = append(errs, err)

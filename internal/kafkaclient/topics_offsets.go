@@ -32,12 +32,17 @@ type TopicOffsets struct {
 // and the latest offset, one ListOffsets request per partition leader carrying that leader's
 // partitions of every selected topic: the requests grow with the brokers, not with the topics.
 func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([]TopicOffsets, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	return c.offsets.topics(ctx, req)
+}
+
+// topics is TopicsOffsets: one Metadata request for every topic, then the selected topics' offsets.
+func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([]TopicOffsets, error) {
+	ctx, cancel := context.WithTimeout(ctx, ofs.cluster.cfg.Timeout)
 	defer cancel()
 
 	var out []TopicOffsets
-	err := c.withRetries(ctx, func(time.Time, time.Time) error {
-		md, err := c.allMetadata(ctx)
+	err := ofs.cluster.withRetries(ctx, func(time.Time, time.Time) error {
+		md, err := ofs.cluster.allMetadata(ctx)
 		if err != nil {
 			return err
 		}
@@ -45,7 +50,7 @@ func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([
 		if err != nil {
 			return err
 		}
-		offsets, err := c.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation}, leaders)
+		offsets, err := ofs.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation}, leaders)
 		if err != nil {
 			return err
 		}
