@@ -7,7 +7,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -84,21 +83,6 @@ func nestedAttrType(elem schema.NestedAttributeObject) types.ObjectType {
 	return elemType
 }
 
-// nestedObjectType is the Terraform type of a nested attribute's entries (setStateList).
-func nestedObjectType(elem schema.NestedAttributeObject) tftypes.Type {
-	return nestedAttrType(elem).TerraformType(context.Background())
-}
-
-// setStateList sets the list attribute name of a data source's state, which the framework starts
-// as a copy of the configuration, to elems, and leaves the other attributes as configured. It
-// builds the Terraform value itself, not attr.Values for State.Set to convert: for
-// kafka_consumer_groups over 20,000 groups that conversion was most of the provider's own CPU
-// time and heap (tools/bench/README.md). A value that does not fit the schema panics, as
-// types.ListValueMust does: the types come from the schema, so that is a bug here.
-func setStateList(state *tfsdk.State, name string, elemType tftypes.Type, elems []tftypes.Value) {
-	setState(state, map[string]tftypes.Value{name: tftypes.NewValue(tftypes.List{ElementType: elemType}, elems)})
-}
-
 // setStateValues sets attributes of a data source's state, which the framework starts as a copy
 // of the configuration, to values, and leaves the others as configured; without the framework's
 // reflection over a model (State.Set), which compiles a regular expression for every field each
@@ -119,31 +103,4 @@ func terraformValues(ctx context.Context, values map[string]attr.Value) map[stri
 		out[name] = tv
 	}
 	return out
-}
-
-// setState sets attributes of a data source's state to Terraform values (setStateList,
-// setStateValues).
-func setState(state *tfsdk.State, set map[string]tftypes.Value) {
-	attrs := map[string]tftypes.Value{}
-	if err := state.Raw.As(&attrs); err != nil {
-		panic("a data source's state is not an object: " + err.Error())
-	}
-	maps.Copy(attrs, set)
-	state.Raw = tftypes.NewValue(state.Raw.Type(), attrs)
-}
-
-// tfStringOrNull is stringOrNull as a Terraform value.
-func tfStringOrNull(s string) tftypes.Value {
-	if s == "" {
-		return tftypes.NewValue(tftypes.String, nil)
-	}
-	return tftypes.NewValue(tftypes.String, s)
-}
-
-// tfInt64OrNull is types.Int64PointerValue as a Terraform value.
-func tfInt64OrNull(v *int64) tftypes.Value {
-	if v == nil {
-		return tftypes.NewValue(tftypes.Number, nil)
-	}
-	return tftypes.NewValue(tftypes.Number, *v)
 }
