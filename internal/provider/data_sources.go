@@ -12,9 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // DataSources lists every data source the provider serves, one file each.
@@ -81,26 +79,4 @@ func nestedAttrType(elem schema.NestedAttributeObject) types.ObjectType {
 		elemType.AttrTypes[name] = a.GetType()
 	}
 	return elemType
-}
-
-// setStateValues sets attributes of a data source's state, which the framework starts as a copy
-// of the configuration, to values, and leaves the others as configured; without the framework's
-// reflection over a model (State.Set), which compiles a regular expression for every field each
-// time (terraform-plugin-framework#725). It panics as setStateList does.
-func setStateValues(ctx context.Context, state *tfsdk.State, values map[string]attr.Value) {
-	setState(state, terraformValues(ctx, values))
-}
-
-// terraformValues is values as Terraform values (of an object: setStateValues, or a nested
-// list's entry). A value that cannot convert panics, as in setStateList: that is a bug here.
-func terraformValues(ctx context.Context, values map[string]attr.Value) map[string]tftypes.Value {
-	out := make(map[string]tftypes.Value, len(values))
-	for name, v := range values {
-		tv, err := v.ToTerraformValue(ctx)
-		if err != nil {
-			panic(fmt.Sprintf("attribute %s: %v", name, err))
-		}
-		out[name] = tv
-	}
-	return out
 }

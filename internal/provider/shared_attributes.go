@@ -142,14 +142,6 @@ func stringOrNull(s string) types.String {
 	return types.StringValue(s)
 }
 
-// optionalInt64 is null for nil.
-func optionalInt64(v *int64) types.Int64 {
-	if v == nil {
-		return types.Int64Null()
-	}
-	return types.Int64Value(*v)
-}
-
 // uncommittedPartitionsDescription is the uncommitted_partitions attribute of the group data sources.
 const uncommittedPartitionsDescription = "How many partitions of these topics the group's members own now " +
 	"that hold records and have no commit: a group just deployed, one with auto-commit off, or one that keeps " +
