@@ -134,14 +134,6 @@ func addOffsetsOverflow(diags *diag.Diagnostics, attr string) {
 		"answered offsets near 2^63, which no real partition reaches.", attr))
 }
 
-// stringOrNull is null for "" (a value the broker did not give).
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
 // uncommittedPartitionsDescription is the uncommitted_partitions attribute of the group data sources.
 const uncommittedPartitionsDescription = "How many partitions of these topics the group's members own now " +
 	"that hold records and have no commit: a group just deployed, one with auto-commit off, or one that keeps " +
