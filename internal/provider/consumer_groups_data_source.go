@@ -29,7 +29,7 @@ var consumerGroupsErrorAttrs = readErrorAttrs{topic: path.Root("topics"), fetchT
 
 // consumerGroupsGroupAttrs is one entry of groups.
 func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) tfAttrs {
-	because := []string{}
+	because := make([]string, 0, 3) // on the stack: tfStrings copies it
 	if g.Assigned {
 		because = append(because, "assigned")
 	}

@@ -76,36 +76,45 @@ func tfNestedList[T any](elemType tftypes.Type, items []T, entry func(T) tfAttrs
 	return tftypes.NewValue(tftypes.List{ElementType: elemType}, values)
 }
 
+// The Terraform types of the values below, boxed once: tftypes.String is a struct, which a call of
+// tftypes.NewValue would otherwise copy to the heap for every value.
+var (
+	tfStringType     tftypes.Type = tftypes.String
+	tfNumberType     tftypes.Type = tftypes.Number
+	tfBoolType       tftypes.Type = tftypes.Bool
+	tfStringListType tftypes.Type = tftypes.List{ElementType: tftypes.String}
+)
+
 // tfStrings is a list of strings; empty, not null, for none.
 func tfStrings(s []string) tftypes.Value {
 	values := make([]tftypes.Value, len(s))
 	for i, v := range s {
 		values[i] = tfString(v)
 	}
-	return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, values)
+	return tftypes.NewValue(tfStringListType, values)
 }
 
-func tfString(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+func tfString(s string) tftypes.Value { return tftypes.NewValue(tfStringType, s) }
 
 // tfStringOrNull is null for "" (a value the broker did not give).
 func tfStringOrNull(s string) tftypes.Value {
 	if s == "" {
-		return tftypes.NewValue(tftypes.String, nil)
+		return tftypes.NewValue(tfStringType, nil)
 	}
 	return tfString(s)
 }
 
-func tfInt64(v int64) tftypes.Value { return tftypes.NewValue(tftypes.Number, v) }
+func tfInt64(v int64) tftypes.Value { return tftypes.NewValue(tfNumberType, v) }
 
 // tfInt64OrNull is null for nil.
 func tfInt64OrNull(v *int64) tftypes.Value {
 	if v == nil {
-		return tftypes.NewValue(tftypes.Number, nil)
+		return tftypes.NewValue(tfNumberType, nil)
 	}
 	return tfInt64(*v)
 }
 
-func tfBool(b bool) tftypes.Value { return tftypes.NewValue(tftypes.Bool, b) }
+func tfBool(b bool) tftypes.Value { return tftypes.NewValue(tfBoolType, b) }
 
 // tfTime is optionalTime as a Terraform value: Kafka milliseconds as RFC 3339 in UTC, for an
 // attribute of timetypes.RFC3339Type; null for nil.
