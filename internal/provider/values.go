@@ -8,7 +8,8 @@ package provider
 // attr.Values State.Set converts once more (BenchmarkReadTopicOffsets10k,
 // BenchmarkReadConsumerGroupsBig). So a Read takes each argument with configValue, builds its
 // results as Terraform values with the tf* constructors below, and writes them with setState.
-// These are the data sources' only workarounds of the framework.
+// Nothing else in a data source converts between framework and Terraform values (the topics set
+// type, topic_set_type.go, works around the framework's sets, a separate matter).
 
 import (
 	"context"
