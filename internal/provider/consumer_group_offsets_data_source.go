@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -30,41 +29,24 @@ func NewConsumerGroupOffsetsDataSource() datasource.DataSource {
 	return &ConsumerGroupOffsetsDataSource{}
 }
 
-type consumerGroupOffsetsModel struct {
-	GroupID         types.String    `tfsdk:"group_id"`
-	Topics          topicSetValue   `tfsdk:"topics"`
-	IsolationLevel  types.String    `tfsdk:"isolation_level"`
-	FetchTimestamps types.Bool      `tfsdk:"fetch_timestamps"`
-	State           types.String    `tfsdk:"state"`
-	GroupType       types.String    `tfsdk:"group_type"`
-	MemberCount     types.Int64     `tfsdk:"member_count"`
-	Uncommitted     types.Int64     `tfsdk:"uncommitted_partitions"`
-	TotalLag        types.Int64     `tfsdk:"total_lag"`
-	MaxTimeLagMs    types.Int64     `tfsdk:"max_time_lag_ms"`
-	CaughtUp        types.Bool      `tfsdk:"caught_up"`
-	NotCaughtUp     []string        `tfsdk:"not_caught_up"`
-	Partitions      types.List      `tfsdk:"partitions"`
-	Wait            *groupWaitModel `tfsdk:"wait"` // consumer_group_offsets_wait.go
-}
-
 // consumerGroupOffsetsErrorAttrs: the attributes its read errors point at (addReadError).
 var consumerGroupOffsetsErrorAttrs = readErrorAttrs{
 	topic: path.Root("topics"), group: path.Root("group_id"), fetchTimestamps: path.Root("fetch_timestamps"),
 }
 
 // groupPartitionAttrs is one entry of partitions.
-func groupPartitionAttrs(p kafkaclient.GroupPartitionOffsets) map[string]attr.Value {
-	return map[string]attr.Value{
-		"topic":            types.StringValue(p.Topic),
-		"partition":        types.Int64Value(int64(p.Partition)),
-		"committed_offset": types.Int64PointerValue(p.Committed),
-		"latest_offset":    types.Int64Value(p.Latest),
-		"lag":              types.Int64PointerValue(p.Lag),
-		"assigned":         types.BoolValue(p.Assigned),
-		"caught_up":        types.BoolValue(p.NotCaughtUp() == ""),
+func groupPartitionAttrs(p kafkaclient.GroupPartitionOffsets) tfAttrs {
+	return tfAttrs{
+		"topic":            tfString(p.Topic),
+		"partition":        tfInt64(int64(p.Partition)),
+		"committed_offset": tfInt64OrNull(p.Committed),
+		"latest_offset":    tfInt64(p.Latest),
+		"lag":              tfInt64OrNull(p.Lag),
+		"assigned":         tfBool(p.Assigned),
+		"caught_up":        tfBool(p.NotCaughtUp() == ""),
 		// null unless the read asked for them (fetch_timestamps): time_lag_attributes.go
-		"next_record_timestamp": nextRecordTime(p),
-		"time_lag_ms":           types.Int64PointerValue(p.LagMs),
+		"next_record_timestamp": tfTime(nextRecordMs(p)),
+		"time_lag_ms":           tfInt64OrNull(p.LagMs),
 	}
 }
 
@@ -99,6 +81,9 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 	"next_record_timestamp": nextRecordTimestampAttribute,
 	"time_lag_ms":           timeLagMsAttribute,
 }}
+
+// groupPartitionType is the Terraform type of an entry of partitions.
+var groupPartitionType = nestedObjectType(groupPartitionObject)
 
 // groupOffsetsEmptyTopics is what `topics = []` would have meant here (an upstream regex that
 // matched nothing).
@@ -195,19 +180,22 @@ func (d *ConsumerGroupOffsetsDataSource) Configure(_ context.Context, req dataso
 }
 
 func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m consumerGroupOffsetsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	groupID := configValue[types.String](ctx, req.Config, "group_id", &resp.Diagnostics)
+	topics := configValue[topicSetValue](ctx, req.Config, "topics", &resp.Diagnostics)
+	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
+	fetchTimestamps := configValue[types.Bool](ctx, req.Config, "fetch_timestamps", &resp.Diagnostics)
+	wait := configValue[*groupWaitModel](ctx, req.Config, "wait", &resp.Diagnostics) // consumer_group_offsets_wait.go
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
-	q := kafkaclient.GroupOffsetsRequest{GroupID: m.GroupID.ValueString(), Isolation: isolation(m.IsolationLevel),
-		FetchTimestamps: m.FetchTimestamps.ValueBool() || m.Wait.waitsForTime()}
-	q.Topics = topicSet(ctx, m.Topics.SetValue, groupOffsetsEmptyTopics, &resp.Diagnostics)
+	q := kafkaclient.GroupOffsetsRequest{GroupID: groupID.ValueString(), Isolation: isolation(isolationLevel),
+		FetchTimestamps: fetchTimestamps.ValueBool() || wait.waitsForTime()}
+	q.Topics = topicSet(ctx, topics.SetValue, groupOffsetsEmptyTopics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
-	res, ok := readGroupOffsets(ctx, d.data.client, q, m.Wait, &resp.Diagnostics) // once, or with the wait block
+	res, ok := readGroupOffsets(ctx, d.data.client, q, wait, &resp.Diagnostics) // once, or with the wait block
 	if !ok {
 		return
 	}
@@ -218,29 +206,34 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
 	addTimeLagWarnings(&resp.Diagnostics, q.GroupID, res.Type, res.Partitions)
-	m.Partitions = nestedList(groupPartitionObject, res.Partitions, groupPartitionAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
-	m.State = types.StringValue(res.State)
-	m.GroupType = stringOrNull(res.Type)
-	m.MemberCount = types.Int64Null()
+	memberCount := tfInt64OrNull(nil)
 	if res.Members >= 0 {
-		m.MemberCount = types.Int64Value(int64(res.Members))
+		memberCount = tfInt64(int64(res.Members))
 	}
 	caughtUp, reasons := kafkaclient.CaughtUp(res.Partitions)
-	m.CaughtUp, m.NotCaughtUp = types.BoolValue(caughtUp), reasons
 	uncommitted := kafkaclient.UncommittedPartitions(res.Partitions)
-	m.Uncommitted = types.Int64Value(int64(uncommitted))
-	m.TotalLag, m.MaxTimeLagMs = types.Int64Value(total), types.Int64Null()
+	totalLag, maxTimeLagMs := tfInt64(total), tfInt64OrNull(nil)
 	if q.FetchTimestamps {
-		m.MaxTimeLagMs = types.Int64PointerValue(kafkaclient.MaxTimeLag(res.Partitions))
+		maxTimeLagMs = tfInt64OrNull(kafkaclient.MaxTimeLag(res.Partitions))
 	}
 	if uncommitted > 0 {
-		m.TotalLag, m.MaxTimeLagMs = types.Int64Null(), types.Int64Null()
+		totalLag, maxTimeLagMs = tfInt64OrNull(nil), tfInt64OrNull(nil)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	setState(&resp.State, tfAttrs{
+		"state":                  tfString(res.State),
+		"group_type":             tfStringOrNull(res.Type),
+		"member_count":           memberCount,
+		"caught_up":              tfBool(caughtUp),
+		"not_caught_up":          tfStrings(reasons),
+		"uncommitted_partitions": tfInt64(int64(uncommitted)),
+		"total_lag":              totalLag,
+		"max_time_lag_ms":        maxTimeLagMs,
+		"partitions":             tfNestedList(groupPartitionType, res.Partitions, groupPartitionAttrs),
+	})
 }
 
 // addOutOfRangeWarning names every partition whose commit lies outside its log, and says what the

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
@@ -25,51 +24,34 @@ type ConsumerGroupsDataSource struct {
 // NewConsumerGroupsDataSource is registered in KafkaProvider.DataSources.
 func NewConsumerGroupsDataSource() datasource.DataSource { return &ConsumerGroupsDataSource{} }
 
-type consumerGroupsModel struct {
-	Topics          topicSetValue `tfsdk:"topics"`
-	GroupIDRegex    types.String  `tfsdk:"group_id_regex"`
-	IsolationLevel  types.String  `tfsdk:"isolation_level"`
-	FetchTimestamps types.Bool    `tfsdk:"fetch_timestamps"`
-	Groups          types.List    `tfsdk:"groups"`
-}
-
 // consumerGroupsErrorAttrs: the attributes its read errors point at (addReadError).
 var consumerGroupsErrorAttrs = readErrorAttrs{topic: path.Root("topics"), fetchTimestamps: path.Root("fetch_timestamps")}
 
-// consumerGroupsGroupValue is one entry of groups, as a Terraform value (setStateList).
-func consumerGroupsGroupValue(g kafkaclient.GroupSummary) tftypes.Value {
-	topics := make([]tftypes.Value, len(g.Topics))
-	for i, t := range g.Topics {
-		topics[i] = tftypes.NewValue(tftypes.String, t)
-	}
-	because := []tftypes.Value{}
+// consumerGroupsGroupAttrs is one entry of groups.
+func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) tfAttrs {
+	because := make([]string, 0, 3) // on the stack: tfStrings copies it
 	if g.Assigned {
-		because = append(because, tftypes.NewValue(tftypes.String, "assigned"))
+		because = append(because, "assigned")
 	}
 	if g.Committed {
-		because = append(because, tftypes.NewValue(tftypes.String, "committed"))
+		because = append(because, "committed")
 	}
 	if g.Subscribed {
-		because = append(because, tftypes.NewValue(tftypes.String, "subscribed"))
+		because = append(because, "subscribed")
 	}
-	reasons := make([]tftypes.Value, len(g.NotCaughtUp))
-	for i, r := range g.NotCaughtUp {
-		reasons[i] = tftypes.NewValue(tftypes.String, r)
-	}
-	stringList := tftypes.List{ElementType: tftypes.String}
-	return tftypes.NewValue(consumerGroupsGroupType, map[string]tftypes.Value{
-		"group_id":               tftypes.NewValue(tftypes.String, g.GroupID),
+	return tfAttrs{
+		"group_id":               tfString(g.GroupID),
 		"state":                  tfStringOrNull(g.State),
-		"protocol_type":          tftypes.NewValue(tftypes.String, g.ProtocolType),
+		"protocol_type":          tfString(g.ProtocolType),
 		"group_type":             tfStringOrNull(g.Type),
-		"topics":                 tftypes.NewValue(stringList, topics),
-		"listed_because":         tftypes.NewValue(stringList, because),
-		"uncommitted_partitions": tftypes.NewValue(tftypes.Number, int64(g.Uncommitted)),
+		"topics":                 tfStrings(g.Topics),
+		"listed_because":         tfStrings(because),
+		"uncommitted_partitions": tfInt64(int64(g.Uncommitted)),
 		"total_lag":              tfInt64OrNull(g.TotalLag),
 		"max_time_lag_ms":        tfInt64OrNull(g.MaxTimeLagMs),
-		"caught_up":              tftypes.NewValue(tftypes.Bool, g.CaughtUp),
-		"not_caught_up":          tftypes.NewValue(stringList, reasons),
-	})
+		"caught_up":              tfBool(g.CaughtUp),
+		"not_caught_up":          tfStrings(g.NotCaughtUp),
+	}
 }
 
 // consumerGroupsGroupObject is the schema of one entry of groups, and so its element type.
@@ -176,14 +158,16 @@ func (d *ConsumerGroupsDataSource) Configure(_ context.Context, req datasource.C
 }
 
 func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m consumerGroupsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	topics := configValue[topicSetValue](ctx, req.Config, "topics", &resp.Diagnostics)
+	groupIDRegex := configValue[types.String](ctx, req.Config, "group_id_regex", &resp.Diagnostics)
+	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
+	fetchTimestamps := configValue[types.Bool](ctx, req.Config, "fetch_timestamps", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
-	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(m.IsolationLevel), FetchTimestamps: m.FetchTimestamps.ValueBool()}
-	q.GroupID = wholeMatch(m.GroupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
-	q.Topics = topicSet(ctx, m.Topics.SetValue, consumerGroupsEmptyTopics, &resp.Diagnostics)
+	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(isolationLevel), FetchTimestamps: fetchTimestamps.ValueBool()}
+	q.GroupID = wholeMatch(groupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
+	q.Topics = topicSet(ctx, topics.SetValue, consumerGroupsEmptyTopics, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -192,10 +176,6 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 		addReadError(&resp.Diagnostics, err, consumerGroupsErrorAttrs)
 		return
 	}
-	groups := make([]tftypes.Value, len(res))
-	for i, g := range res {
-		groups[i] = consumerGroupsGroupValue(g)
-	}
 	tflog.Debug(ctx, "read consumer groups", map[string]any{"groups": len(res)})
-	setStateList(&resp.State, "groups", consumerGroupsGroupType, groups)
+	setState(&resp.State, tfAttrs{"groups": tfNestedList(consumerGroupsGroupType, res, consumerGroupsGroupAttrs)})
 }

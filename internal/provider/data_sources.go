@@ -1,21 +1,15 @@
 package provider
 
-// The plumbing every data source shares: registration, Configure, the unknown-provider check, and
-// nested lists. Attributes they share are in shared_attributes.go; each data source's own schema
-// and Read live in its own file.
+// The plumbing every data source shares: registration, Configure and the unknown-provider check.
+// How they read their configuration and write their state is in values.go, the attributes they
+// share in shared_attributes.go; each data source's own schema and Read live in its own file.
 
 import (
 	"context"
 	"fmt"
-	"maps"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // DataSources lists every data source the provider serves, one file each.
@@ -55,95 +49,3 @@ const providerUnknownDetail = "The kafka provider's configuration depends on val
 	"(for example bootstrap_servers taken from a cluster created in the same run), so there is no cluster to " +
 	"read from while planning. Add depends_on = [<the resource that creates the cluster>] to this data source: " +
 	"Terraform then reads it during apply, once the address is known. Nothing was dialled."
-
-// nestedList is a list nested attribute's value: one object per item, whose attribute values
-// attrs gives; its element type is the schema's own nested object, so the attribute types are
-// written once. It uses the framework's value constructors, not its reflection
-// (types.ListValueFrom on tfsdk-tagged structs), which compiles a regular expression for every
-// field of every item: for kafka_topic_offsets on 10,000 partitions that doubled the provider's
-// CPU time in a plan (make bench).
-func nestedList[T any](elem schema.NestedAttributeObject, items []T, attrs func(T) map[string]attr.Value, diags *diag.Diagnostics) types.List {
-	elemType := nestedAttrType(elem)
-	values := make([]attr.Value, len(items))
-	for i, item := range items {
-		v, d := types.ObjectValue(elemType.AttrTypes, attrs(item))
-		diags.Append(d...)
-		values[i] = v
-	}
-	list, d := types.ListValue(elemType, values)
-	diags.Append(d...)
-	return list
-}
-
-// nestedAttrType is the object type of a nested attribute's entries, from its schema.
-func nestedAttrType(elem schema.NestedAttributeObject) types.ObjectType {
-	elemType := types.ObjectType{AttrTypes: make(map[string]attr.Type, len(elem.Attributes))}
-	for name, a := range elem.Attributes {
-		elemType.AttrTypes[name] = a.GetType()
-	}
-	return elemType
-}
-
-// nestedObjectType is the Terraform type of a nested attribute's entries (setStateList).
-func nestedObjectType(elem schema.NestedAttributeObject) tftypes.Type {
-	return nestedAttrType(elem).TerraformType(context.Background())
-}
-
-// setStateList sets the list attribute name of a data source's state, which the framework starts
-// as a copy of the configuration, to elems, and leaves the other attributes as configured. It
-// builds the Terraform value itself, not attr.Values for State.Set to convert: for
-// kafka_consumer_groups over 20,000 groups that conversion was most of the provider's own CPU
-// time and heap (tools/bench/README.md). A value that does not fit the schema panics, as
-// types.ListValueMust does: the types come from the schema, so that is a bug here.
-func setStateList(state *tfsdk.State, name string, elemType tftypes.Type, elems []tftypes.Value) {
-	setState(state, map[string]tftypes.Value{name: tftypes.NewValue(tftypes.List{ElementType: elemType}, elems)})
-}
-
-// setStateValues sets attributes of a data source's state, which the framework starts as a copy
-// of the configuration, to values, and leaves the others as configured; without the framework's
-// reflection over a model (State.Set), which compiles a regular expression for every field each
-// time (terraform-plugin-framework#725). It panics as setStateList does.
-func setStateValues(ctx context.Context, state *tfsdk.State, values map[string]attr.Value) {
-	setState(state, terraformValues(ctx, values))
-}
-
-// terraformValues is values as Terraform values (of an object: setStateValues, or a nested
-// list's entry). A value that cannot convert panics, as in setStateList: that is a bug here.
-func terraformValues(ctx context.Context, values map[string]attr.Value) map[string]tftypes.Value {
-	out := make(map[string]tftypes.Value, len(values))
-	for name, v := range values {
-		tv, err := v.ToTerraformValue(ctx)
-		if err != nil {
-			panic(fmt.Sprintf("attribute %s: %v", name, err))
-		}
-		out[name] = tv
-	}
-	return out
-}
-
-// setState sets attributes of a data source's state to Terraform values (setStateList,
-// setStateValues).
-func setState(state *tfsdk.State, set map[string]tftypes.Value) {
-	attrs := map[string]tftypes.Value{}
-	if err := state.Raw.As(&attrs); err != nil {
-		panic("a data source's state is not an object: " + err.Error())
-	}
-	maps.Copy(attrs, set)
-	state.Raw = tftypes.NewValue(state.Raw.Type(), attrs)
-}
-
-// tfStringOrNull is stringOrNull as a Terraform value.
-func tfStringOrNull(s string) tftypes.Value {
-	if s == "" {
-		return tftypes.NewValue(tftypes.String, nil)
-	}
-	return tftypes.NewValue(tftypes.String, s)
-}
-
-// tfInt64OrNull is types.Int64PointerValue as a Terraform value.
-func tfInt64OrNull(v *int64) tftypes.Value {
-	if v == nil {
-		return tftypes.NewValue(tftypes.Number, nil)
-	}
-	return tftypes.NewValue(tftypes.Number, *v)
-}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -96,21 +95,12 @@ func (d *PartitionOffsetsDataSource) Configure(_ context.Context, req datasource
 	d.data = configureData(req, resp)
 }
 
-// Read takes the configuration attribute by attribute and writes the offsets as values, not
-// through a tfsdk-tagged model: the framework's reflection over a model compiles a regular
-// expression for every field each time (terraform-plugin-framework#725), which was 40 % of this
-// read's own CPU time, and a plan reads this data source thousands of times (tools/bench).
 func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var (
-		topic, isolationLevel types.String
-		partition             types.Int64
-		timestamp             timetypes.RFC3339
-		tiered                types.Bool
-	)
-	for name, target := range map[string]any{"topic": &topic, "partition": &partition,
-		"isolation_level": &isolationLevel, "timestamp": &timestamp, "tiered_offsets": &tiered} {
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), target)...)
-	}
+	topic := configValue[types.String](ctx, req.Config, "topic", &resp.Diagnostics)
+	partition := configValue[types.Int64](ctx, req.Config, "partition", &resp.Diagnostics)
+	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
+	timestamp := configValue[timetypes.RFC3339](ctx, req.Config, "timestamp", &resp.Diagnostics)
+	tiered := configValue[types.Bool](ctx, req.Config, "tiered_offsets", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
@@ -138,13 +128,13 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	tflog.Debug(ctx, "read partition offsets", map[string]any{"earliest_offset": p.Earliest, "latest_offset": p.Latest})
 
 	addMaxTimestampLocalOnlyWarning(&resp.Diagnostics, q.Topic, p)
-	setStateValues(ctx, &resp.State, tieredOffsetsOf(p).addTo(map[string]attr.Value{
-		"earliest_offset":      types.Int64Value(p.Earliest),
-		"latest_offset":        types.Int64Value(p.Latest),
-		"timestamp_offset":     optionalInt64(p.TimestampOffset),
-		"max_timestamp_offset": optionalInt64(p.MaxTimestampOffset),
-		"max_timestamp":        optionalTime(p.MaxTimestamp),
-	}))
+	setState(&resp.State, addTieredOffsets(tfAttrs{
+		"earliest_offset":      tfInt64(p.Earliest),
+		"latest_offset":        tfInt64(p.Latest),
+		"timestamp_offset":     tfInt64OrNull(p.TimestampOffset),
+		"max_timestamp_offset": tfInt64OrNull(p.MaxTimestampOffset),
+		"max_timestamp":        tfTime(p.MaxTimestamp),
+	}, p))
 }
 
 // readWithoutMaxIfUnsupported reads req; a broker older than Kafka 3.0 cannot look up the max

@@ -134,22 +134,6 @@ func addOffsetsOverflow(diags *diag.Diagnostics, attr string) {
 		"answered offsets near 2^63, which no real partition reaches.", attr))
 }
 
-// stringOrNull is null for "" (a value the broker did not give).
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
-// optionalInt64 is null for nil.
-func optionalInt64(v *int64) types.Int64 {
-	if v == nil {
-		return types.Int64Null()
-	}
-	return types.Int64Value(*v)
-}
-
 // uncommittedPartitionsDescription is the uncommitted_partitions attribute of the group data sources.
 const uncommittedPartitionsDescription = "How many partitions of these topics the group's members own now " +
 	"that hold records and have no commit: a group just deployed, one with auto-commit off, or one that keeps " +

@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
@@ -58,27 +56,13 @@ func withTieredOffsets(attrs map[string]schema.Attribute) map[string]schema.Attr
 	return attrs
 }
 
-// tieredOffsetsModel is the three values in a data source's model or a partition's object.
-type tieredOffsetsModel struct {
-	EarliestLocal types.Int64 `tfsdk:"earliest_local_offset"`
-	LatestTiered  types.Int64 `tfsdk:"latest_tiered_offset"`
-	PendingUpload types.Int64 `tfsdk:"earliest_pending_upload_offset"`
-}
-
-func tieredOffsetsOf(p kafkaclient.PartitionOffsets) tieredOffsetsModel {
-	return tieredOffsetsModel{
-		EarliestLocal: types.Int64PointerValue(p.EarliestLocal),
-		LatestTiered:  types.Int64PointerValue(p.LatestTiered),
-		PendingUpload: types.Int64PointerValue(p.EarliestPendingUpload),
-	}
-}
-
-// addTo adds the values to a partition object's attributes.
-func (m tieredOffsetsModel) addTo(attrs map[string]attr.Value) map[string]attr.Value {
-	attrs["earliest_local_offset"] = m.EarliestLocal
-	attrs["latest_tiered_offset"] = m.LatestTiered
-	attrs["earliest_pending_upload_offset"] = m.PendingUpload
-	return attrs
+// addTieredOffsets adds p's three values to the attributes of a data source's state or a
+// partition's entry.
+func addTieredOffsets(values tfAttrs, p kafkaclient.PartitionOffsets) tfAttrs {
+	values["earliest_local_offset"] = tfInt64OrNull(p.EarliestLocal)
+	values["latest_tiered_offset"] = tfInt64OrNull(p.LatestTiered)
+	values["earliest_pending_upload_offset"] = tfInt64OrNull(p.EarliestPendingUpload)
+	return values
 }
 
 // addMaxTimestampLocalOnlyWarning says why max_timestamp_offset is null where p has records in

@@ -64,12 +64,18 @@ const maxTimeLagMsDescription = "With `fetch_timestamps`: the largest `time_lag_
 	"`max_time_lag_ms <= 60000`, cannot pass over a partition whose age is unknown: Terraform refuses to " +
 	"compare `null`."
 
+// nextRecordMs is the timestamp of a partition's next record in Kafka's milliseconds, nil when
+// next_record_timestamp is null: none was read, or the record has none.
+func nextRecordMs(p kafkaclient.GroupPartitionOffsets) *int64 {
+	if p.Next == nil || p.Next.TimestampMs < 0 {
+		return nil
+	}
+	return &p.Next.TimestampMs
+}
+
 // nextRecordTime is a partition's next_record_timestamp.
 func nextRecordTime(p kafkaclient.GroupPartitionOffsets) timetypes.RFC3339 {
-	if p.Next == nil || p.Next.TimestampMs < 0 {
-		return optionalTime(nil)
-	}
-	return optionalTime(&p.Next.TimestampMs)
+	return optionalTime(nextRecordMs(p))
 }
 
 // addTimeLagWarnings says why time lags read as 0 or null where the timestamps are to blame:

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -25,23 +24,16 @@ type TopicsOffsetsDataSource struct {
 // NewTopicsOffsetsDataSource is registered in KafkaProvider.DataSources.
 func NewTopicsOffsetsDataSource() datasource.DataSource { return &TopicsOffsetsDataSource{} }
 
-type topicsOffsetsModel struct {
-	NameRegex       types.String `tfsdk:"name_regex"`
-	IncludeInternal types.Bool   `tfsdk:"include_internal"`
-	IsolationLevel  types.String `tfsdk:"isolation_level"`
-	Topics          types.List   `tfsdk:"topics"`
-}
-
 // topicsOffsetsErrorAttrs: the attributes its read errors point at (addReadError).
 var topicsOffsetsErrorAttrs = readErrorAttrs{topic: path.Root("name_regex")}
 
 // topicsOffsetsTopicAttrs is one entry of topics.
-func topicsOffsetsTopicAttrs(t topicsOffsetsTopic) map[string]attr.Value {
-	return map[string]attr.Value{
-		"name":            types.StringValue(t.Name),
-		"partition_count": types.Int64Value(int64(len(t.Partitions))),
-		"message_count":   types.Int64Value(t.messageCount),
-		"internal":        types.BoolValue(t.Internal),
+func topicsOffsetsTopicAttrs(t topicsOffsetsTopic) tfAttrs {
+	return tfAttrs{
+		"name":            tfString(t.Name),
+		"partition_count": tfInt64(int64(len(t.Partitions))),
+		"message_count":   tfInt64(t.messageCount),
+		"internal":        tfBool(t.Internal),
 	}
 }
 
@@ -61,6 +53,9 @@ var topicsOffsetsTopicObject = schema.NestedAttributeObject{Attributes: map[stri
 		"exactly when the topic is drained."},
 	"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
 }}
+
+// topicsOffsetsTopicType is the Terraform type of an entry of topics.
+var topicsOffsetsTopicType = nestedObjectType(topicsOffsetsTopicObject)
 
 func (d *TopicsOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_topics_offsets"
@@ -100,13 +95,14 @@ func (d *TopicsOffsetsDataSource) Configure(_ context.Context, req datasource.Co
 }
 
 func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m topicsOffsetsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	nameRegex := configValue[types.String](ctx, req.Config, "name_regex", &resp.Diagnostics)
+	includeInternal := configValue[types.Bool](ctx, req.Config, "include_internal", &resp.Diagnostics)
+	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
-	q := kafkaclient.TopicsOffsetsRequest{IncludeInternal: m.IncludeInternal.ValueBool(), Isolation: isolation(m.IsolationLevel)}
-	q.Name = wholeMatch(m.NameRegex, path.Root("name_regex"), &resp.Diagnostics)
+	q := kafkaclient.TopicsOffsetsRequest{IncludeInternal: includeInternal.ValueBool(), Isolation: isolation(isolationLevel)}
+	q.Name = wholeMatch(nameRegex, path.Root("name_regex"), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -122,10 +118,9 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 			topics[i].messageCount = sumOffsets(topics[i].messageCount, p.Latest-p.Earliest, "message_count of topic "+t.Name, &resp.Diagnostics)
 		}
 	}
-	m.Topics = nestedList(topicsOffsetsTopicObject, topics, topicsOffsetsTopicAttrs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	tflog.Debug(ctx, "read topics offsets", map[string]any{"name_regex": m.NameRegex.ValueString(), "topics": len(res)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	tflog.Debug(ctx, "read topics offsets", map[string]any{"name_regex": nameRegex.ValueString(), "topics": len(res)})
+	setState(&resp.State, tfAttrs{"topics": tfNestedList(topicsOffsetsTopicType, topics, topicsOffsetsTopicAttrs)})
 }
