@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Step 6 of CI's release check, run by tools/release-install.sh inside `tools/kafka.sh run` (which
+# Step 6 of CI's release check, run by tools/release/install.sh inside `tools/kafka.sh run` (which
 # sets KAFKA_BOOTSTRAP_SERVERS and stops the broker whatever happens), or against the cluster
 # KAFKA_BOOTSTRAP_SERVERS names: seeds topic "users" (tools/demo, as `make demo` does) and runs
 # `terraform plan` and `apply` in DIR with the provider terraform init installed there; the
 # offsets must be exact.
 #
-# Usage: tools/release-apply.sh DIR
+# Usage: tools/release/apply.sh DIR
 set -euo pipefail
-# shellcheck source=tools/release-lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/release-lib.sh"
+# shellcheck source=tools/release/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [[ $# == 1 ]] || die "usage: $0 DIR"
 dir=$1
