@@ -116,7 +116,7 @@ run_tests() {
   # ACC_PARALLEL: acceptance tests side by side, as in make testacc (GNUmakefile says why 8).
   # shellcheck disable=SC2016 # the inner bash expands $1 and $2, its arguments
   TF_CLI_CONFIG_FILE=/dev/null TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin TF_ACC_PROVIDER_HOST=$host \
-    ./tools/timed.sh "$1 $2: ./internal/provider, every example planned" ./tools/kafka.sh run -- bash -c \
+    ./tools/test/timed.sh "$1 $2: ./internal/provider, every example planned" ./tools/kafka.sh run -- bash -c \
     'go test -count=1 -timeout 30m -parallel "$2" -skip "^(TestChaos|TestAccTieredStorage)" -v ./internal/provider/ && ./tools/examples/plan-examples.sh "$1"' \
     _ "$bin" "${ACC_PARALLEL:-8}"
 }
