@@ -116,5 +116,5 @@ require (
 tool (
 	github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs
 	github.com/kafka-offsets/terraform-provider-kafka/tools/terraform-versions
-	github.com/kafka-offsets/terraform-provider-kafka/tools/testlog
+	github.com/kafka-offsets/terraform-provider-kafka/tools/test/testlog
 )

@@ -7,7 +7,8 @@
 #   path NAME VERSION       build when not cached; print the binary's path
 #   build NAME VERSION...   build each (a cached one costs nothing)
 #   test NAME VERSION       the Terraform-level tests with that binary on one broker (kafka.sh
-#                           run): ./internal/provider but TestChaos*, then tools/plan-examples.sh
+#                           run): ./internal/provider but TestChaos*, then
+#                           tools/examples/plan-examples.sh
 #   tested                  the NAME:VERSION pairs CI tests that way
 #   latest NAME             the newest release the proxy serves (its list, then later versions asked by
 #                           name; tools/terraform-versions, as at-least)
@@ -115,8 +116,8 @@ run_tests() {
   # ACC_PARALLEL: acceptance tests side by side, as in make testacc (GNUmakefile says why 8).
   # shellcheck disable=SC2016 # the inner bash expands $1 and $2, its arguments
   TF_CLI_CONFIG_FILE=/dev/null TF_ACC=1 TF_ACC_TERRAFORM_PATH=$bin TF_ACC_PROVIDER_HOST=$host \
-    ./tools/timed.sh "$1 $2: ./internal/provider, every example planned" ./tools/kafka.sh run -- bash -c \
-    'go test -count=1 -timeout 30m -parallel "$2" -skip "^(TestChaos|TestAccTieredStorage)" -v ./internal/provider/ && ./tools/plan-examples.sh "$1"' \
+    ./tools/test/timed.sh "$1 $2: ./internal/provider, every example planned" ./tools/kafka.sh run -- bash -c \
+    'go test -count=1 -timeout 30m -parallel "$2" -skip "^(TestChaos|TestAccTieredStorage)" -v ./internal/provider/ && ./tools/examples/plan-examples.sh "$1"' \
     _ "$bin" "${ACC_PARALLEL:-8}"
 }
 

@@ -48,7 +48,7 @@ const (
 // ChaosCluster returns the cluster of tools/kafka.sh run, which must have from minBrokers to
 // maxBrokers brokers. The test is skipped unless KAFKA_CHAOS=1: chaos tests disturb every other
 // test that uses the cluster meanwhile, so `make testacc` runs them in legs of their own, each
-// package's one at a time, on a cluster of its own (tools/testchaos.sh). A cluster not started by
+// package's one at a time, on a cluster of its own (tools/test/chaos.sh). A cluster not started by
 // tools/kafka.sh (KAFKA_BOOTSTRAP_SERVERS of your own) is never disturbed: the test is skipped.
 func ChaosCluster(t testing.TB, minBrokers, maxBrokers int) *Cluster {
 	t.Helper()

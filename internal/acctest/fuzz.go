@@ -7,8 +7,8 @@ import (
 	"unicode"
 )
 
-// Helpers shared by the fuzz targets of kafkaclient and kafkaclient/wire (tools/fuzz.sh runs each
-// for a bounded time in CI).
+// Helpers shared by the fuzz targets of kafkaclient and kafkaclient/wire (tools/test/fuzz.sh runs
+// each for a bounded time in CI).
 
 // HangLimit: one fuzz input that runs this long is a hang. Go's fuzzer does not detect hangs;
 // NoHang turns one into a crash, for which the fuzzer saves the input under testdata/fuzz.

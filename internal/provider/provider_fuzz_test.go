@@ -16,8 +16,8 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
-// Fuzz targets for what the provider block reads from the environment (tools/fuzz.sh runs each
-// for a bounded time in CI).
+// Fuzz targets for what the provider block reads from the environment (tools/test/fuzz.sh runs
+// each for a bounded time in CI).
 
 // controlRune returns the first control character in s, or -1: an environment value must not
 // reach a diagnostic raw, where it could forge lines.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Steps 5 and 6 of CI's release check (tools/release-check.sh, which calls this after it checked
+# Steps 5 and 6 of CI's release check (tools/release/check.sh, which calls this after it checked
 # the names, checksums and signature of dist/): a user's `terraform init` installs the provider
 # from the snapshot, and the installed provider reads exact offsets from a real broker.
 #
@@ -8,17 +8,17 @@
 #     version constraint, no dev_overrides: once without a lock file (Terraform writes one with
 #     the "h1:" hash of what it unpacked), then with a lock file holding the zip's "zh:" hash from
 #     SHA256SUMS, as a team's committed lock file does: init must pass, and fail for a wrong hash;
-#  6. tools/release-apply.sh on a real broker (tools/kafka.sh): `terraform plan` and `apply` with
+#  6. tools/release/apply.sh on a real broker (tools/kafka.sh): `terraform plan` and `apply` with
 #     the installed provider; the offsets must be exact.
 # Nothing outside a temporary folder is written.
 #
-# Usage: tools/release-install.sh DIST VERSION   (DIST: the checked dist/ folder; starts its own
+# Usage: tools/release/install.sh DIST VERSION   (DIST: the checked dist/ folder; starts its own
 #                                                 broker for step 6, unless KAFKA_BOOTSTRAP_SERVERS
 #                                                 names a cluster to use)
 set -euo pipefail
 
-# shellcheck source=tools/release-lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/release-lib.sh"
+# shellcheck source=tools/release/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [[ $# == 2 ]] || die "usage: $0 DIST VERSION"
 dist=$1 version=$2
@@ -121,9 +121,9 @@ took install "$start"
 # 6. The demo against a real broker, with the provider terraform init installed.
 start=$SECONDS
 if [[ -n ${KAFKA_BOOTSTRAP_SERVERS:-} ]]; then
-  "$repo/tools/release-apply.sh" "$work/demo"
+  "$repo/tools/release/apply.sh" "$work/demo"
   took apply "$start"
 else
-  "$repo/tools/kafka.sh" run -- "$repo/tools/release-apply.sh" "$work/demo"
+  "$repo/tools/kafka.sh" run -- "$repo/tools/release/apply.sh" "$work/demo"
   took "apply (broker start and stop included)" "$start"
 fi

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this
-# What tools/release-check.sh, release-install.sh and release-apply.sh share (sourced, not run):
-# the provider's file name and Registry address, and the log lines, all "release-check: ...".
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# What tools/release/check.sh, install.sh and apply.sh share (sourced, not run): the repository
+# root, the provider's file name and Registry address, and the log lines, all "release-check: ...".
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 name=terraform-provider-kafka
 address=registry.terraform.io/kafka-offsets/kafka
 
@@ -11,7 +11,7 @@ die() {
   exit 1
 }
 # took PART START: logs how long PART took since START (a $SECONDS) and, when RELEASE_TIMES names a
-# file (release-check.sh sets it), adds "PART SECONDS" to it for the summary at the end.
+# file (check.sh sets it), adds "PART SECONDS" to it for the summary at the end.
 took() {
   local s=$((SECONDS - $2))
   log "$1 took $s s"

@@ -12,34 +12,34 @@
 #  3. checks the file names, every checksum, that gpg verifies the signature (and rejects it for
 #     a changed SHA256SUMS);
 #  4. type-checks the provider for the nine other platforms of .goreleaser.yml's builds[0].targets
-#     (tools/crosscheck, from source with go/packages: build constraints, undefined symbols, type
-#     errors and 32-bit int overflows for each GOOS/GOARCH; not linking, nor assembly). On 2 busy
-#     cores: 25 to 70 s, with or without a Go build cache. Nine `go build`s: 15 minutes with a
-#     cold cache (a Dependabot bump, a fresh runner), 25 s warm, 2.8 GB of cache; nine `go vet`s:
-#     13 minutes cold, 10 s warm;
-#  5. and 6. tools/release-install.sh: installs the linux_amd64 zip with `terraform init` from a
+#     (tools/release/crosscheck, from source with go/packages: build constraints, undefined
+#     symbols, type errors and 32-bit int overflows for each GOOS/GOARCH; not linking, nor
+#     assembly). On 2 busy cores: 25 to 70 s, with or without a Go build cache. Nine `go build`s:
+#     15 minutes with a cold cache (a Dependabot bump, a fresh runner), 25 s warm, 2.8 GB of
+#     cache; nine `go vet`s: 13 minutes cold, 10 s warm;
+#  5. and 6. tools/release/install.sh: installs the linux_amd64 zip with `terraform init` from a
 #     filesystem mirror (and checks the lock file's hashes), then applies the demo with it against
 #     a real broker.
 # It prints how long each part took. Nothing outside dist/ and a temporary folder is written; the
 # key dies with the folder.
 #
-# Usage: tools/release-check.sh       (step 6 starts its own broker, unless
+# Usage: tools/release/check.sh       (step 6 starts its own broker, unless
 #                                      KAFKA_BOOTSTRAP_SERVERS names a cluster to use)
 set -euo pipefail
 
-# shellcheck source=tools/release-lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/release-lib.sh"
+# shellcheck source=tools/release/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 for cmd in gpg terraform sha256sum; do
   command -v "$cmd" >/dev/null || die "$cmd is not on PATH (.ci/run installs gnupg from Debian)"
 done
-# The one platform built is the one installed (tools/release-install.sh).
+# The one platform built is the one installed (tools/release/install.sh).
 host=$(go env GOOS)_$(go env GOARCH)
 [[ $host == linux_amd64 ]] || die "the release check installs a linux_amd64 build, and this is $host"
 
 work=$(mktemp -d)
 export GNUPGHOME="$work/gnupg"
-# Each part's time, "PART SECONDS" a line (release-lib.sh's took; release-install.sh adds its own).
+# Each part's time, "PART SECONDS" a line (lib.sh's took; install.sh adds its own).
 export RELEASE_TIMES="$work/times"
 cleanup() {
   gpgconf --kill gpg-agent 2>/dev/null || true # the agent gpg started for the throwaway keyring
@@ -94,13 +94,13 @@ fi
 ls -l "$dist"/"$name"_"$version"_*
 
 # 4. The other platforms compile: type-checked from source for each GOOS/GOARCH.
-log "type-check for every target of .goreleaser.yml but $host (tools/crosscheck)"
+log "type-check for every target of .goreleaser.yml but $host (tools/release/crosscheck)"
 start=$SECONDS
-(cd "$repo" && go run ./tools/crosscheck -skip "$host") || die "the provider does not compile for every platform"
+(cd "$repo" && go run ./tools/release/crosscheck -skip "$host") || die "the provider does not compile for every platform"
 took "compile check" "$start"
 
 # 5. and 6. The install from a mirror and the apply, in a temporary folder of their own.
-"$repo/tools/release-install.sh" "$dist" "$version"
+"$repo/tools/release/install.sh" "$dist" "$version"
 log "ok: $version signed, verified, installed by terraform init from a mirror, applied;" \
   "the other platforms type-checked ($SECONDS s)"
 log "times (s): $(awk '{ printf "%s%s", sep, $0; sep = ", " }' "$RELEASE_TIMES")"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/timed.sh LABEL CMD ARGS...: runs CMD, then prints "time: LABEL: N s" whether it passed or
+# tools/test/timed.sh LABEL CMD ARGS...: runs CMD, prints "time: LABEL: N s" whether it passed or
 # not, and exits with CMD's status. The legs of make testacc print their wall time so, and .ci/run
 # lists these lines under its own steps: where the minutes of a run go is read, not guessed.
 set -uo pipefail

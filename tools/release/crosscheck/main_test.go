@@ -50,7 +50,7 @@ func TestCheck(t *testing.T) {
 
 // TestTargets reads the repository's .goreleaser.yml: the ten platforms of a release.
 func TestTargets(t *testing.T) {
-	got, err := targets("../../.goreleaser.yml")
+	got, err := targets("../../../.goreleaser.yml")
 	if err != nil {
 		t.Fatal(err)
 	}

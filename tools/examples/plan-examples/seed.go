@@ -1,8 +1,8 @@
 // Command seed arranges, with franz-go, what the documented examples (examples/data-sources,
-// examples/functions, examples/gating) read, so that tools/plan-examples.sh can plan each of them
-// against a real broker: their topics with a few records, and consumer groups billing-service and
-// orders-service caught up (committed at the end of every partition), so that every gate passes.
-// Topics that exist are left as they are; commits are made again.
+// examples/functions, examples/gating) read, so that tools/examples/plan-examples.sh can plan each
+// of them against a real broker: their topics with a few records, and consumer groups
+// billing-service and orders-service caught up (committed at the end of every partition), so that
+// every gate passes. Topics that exist are left as they are; commits are made again.
 package main
 
 import (

@@ -8,7 +8,7 @@
 # outputs print the offsets; stops the broker it started.
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # No cluster given: run this script again inside `kafka.sh run`, which starts a broker of its own
 # (beside any from `make kafka-up`), sets KAFKA_BOOTSTRAP_SERVERS and always stops it.
@@ -20,11 +20,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "demo: Kafka at $KAFKA_BOOTSTRAP_SERVERS" >&2
 
-(cd "$repo" && go run ./tools/demo)
+(cd "$repo" && go run ./tools/examples/demo)
 
 echo "demo: building the provider" >&2
-# shellcheck source=tools/dev-overrides.sh
-source "$repo/tools/dev-overrides.sh"
+# shellcheck source=tools/examples/dev-overrides.sh
+source "$repo/tools/examples/dev-overrides.sh"
 use_local_build "$work"
 cp "$repo/examples/demo/main.tf" "$work/"
 

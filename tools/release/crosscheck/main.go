@@ -1,7 +1,7 @@
 // Command crosscheck type-checks the provider from source for every platform in .goreleaser.yml's
 // builds[0].targets but -skip, with go/packages and no export data. CI's release check builds and
 // installs only linux_amd64 (goreleaser --single-target); this shows that the other platforms the
-// release workflow builds still compile, faster than nine go builds (tools/release-check.sh). The
+// release workflow builds still compile, faster than nine go builds (tools/release/check.sh). The
 // targets are read from .goreleaser.yml, so the two cannot drift.
 //
 // It proves what the type checker sees for that GOOS/GOARCH with CGO_ENABLED=0, as the release
@@ -9,7 +9,7 @@
 // type error, constants that fit the platform's int (386 and arm are 32-bit). Not what only the
 // compiler and linker see (assembly, go:linkname, link errors), nor go vet's checks.
 //
-// Usage: go run ./tools/crosscheck [-config .goreleaser.yml] [-skip linux_amd64,...]
+// Usage: go run ./tools/release/crosscheck [-config .goreleaser.yml] [-skip linux_amd64,...]
 package main
 
 import (

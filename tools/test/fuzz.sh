@@ -13,7 +13,7 @@
 # Go writes the input to <package>/testdata/fuzz/FuzzXxx/<hash>: fix the bug, then commit that file
 # so that the input stays a regression test.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 fuzztime=${FUZZTIME:-10s}
 parallel=${FUZZ_PARALLEL:-1}

@@ -6,10 +6,10 @@
 # by side. TestChaosSingleNode* then run alone, on one broker: with the clusters beside it, its
 # restarted broker once took 32 s to start on 2 cores, past the 30 s its reads wait.
 # Each leg's output goes to a log of its own, printed whole once the legs beside it have ended, with
-# its time (tools/timed.sh). RACE (default -race; empty for none) goes to go test. Exits 1 if any
-# leg failed.
+# its time (tools/test/timed.sh). RACE (default -race; empty for none) goes to go test. Exits 1
+# if any leg failed.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 race=${RACE--race}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
@@ -27,7 +27,7 @@ leg() {
   shift 4
   labels[n]=$label
   # shellcheck disable=SC2086 # $race is one flag or none
-  TF_ACC=1 KAFKA_CHAOS=1 KAFKA_BROKERS=$brokers ./tools/timed.sh "testchaos: $label" \
+  TF_ACC=1 KAFKA_CHAOS=1 KAFKA_BROKERS=$brokers ./tools/test/timed.sh "testchaos: $label" \
     ./tools/kafka.sh run -- go test -p 1 $race -count=1 -timeout 20m -run "$run" -v "$@" \
     >"$logs/$n.log" 2>&1 &
   pids[n]=$!

@@ -2,17 +2,17 @@
 # Plans every documented example (examples/demo, examples/provider, examples/data-sources/*,
 # examples/functions/*, examples/gating/*: the docs' examples and the gating guide's recipes) with
 # each Terraform or OpenTofu binary given, against a real broker, through a local build and a
-# dev_overrides CLI configuration (tools/dev-overrides.sh). This is how the installation guide's
-# lower bound was found; CI runs it on every version it tests.
+# dev_overrides CLI configuration (tools/examples/dev-overrides.sh). This is how the installation
+# guide's lower bound was found; CI runs it on every version it tests.
 #
-# Usage: tools/plan-examples.sh BINARY...
+# Usage: tools/examples/plan-examples.sh BINARY...
 #
 # Starts a broker (tools/kafka.sh run) unless KAFKA_BOOTSTRAP_SERVERS names one, and seeds what the
-# examples read (tools/plan-examples/seed.go). An example that needs a newer binary (needs_newer
-# below) is skipped there, saying why. Prints one line per example and binary and a count per
-# binary; exits 1 if any plan failed.
+# examples read (tools/examples/plan-examples/seed.go). An example that needs a newer binary
+# (needs_newer below) is skipped there, saying why. Prints one line per example and binary and a
+# count per binary; exits 1 if any plan failed.
 set -euo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 [[ $# -ge 1 ]] || { echo "usage: $0 BINARY..." >&2; exit 2; }
 if [[ -z ${KAFKA_BOOTSTRAP_SERVERS:-} ]]; then
   exec "$repo/tools/kafka.sh" run -- "${BASH_SOURCE[0]}" "$@"
@@ -20,9 +20,9 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$repo" && go run ./tools/demo && go run ./tools/plan-examples)
-# shellcheck source=tools/dev-overrides.sh
-source "$repo/tools/dev-overrides.sh"
+(cd "$repo" && go run ./tools/examples/demo && go run ./tools/examples/plan-examples)
+# shellcheck source=tools/examples/dev-overrides.sh
+source "$repo/tools/examples/dev-overrides.sh"
 use_local_build "$work"
 export TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 export TF_VAR_release=v2 # rollout-precondition's required variable

@@ -3,12 +3,12 @@
 # (examples/demo, examples/gating/*) against a local build, through a dev_overrides CLI
 # configuration in a temporary folder. Nothing is written into examples/.
 set -euo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# shellcheck source=tools/dev-overrides.sh
-source "$repo/tools/dev-overrides.sh"
+# shellcheck source=tools/examples/dev-overrides.sh
+source "$repo/tools/examples/dev-overrides.sh"
 use_local_build "$work"
 
 failed=0
