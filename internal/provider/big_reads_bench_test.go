@@ -40,17 +40,7 @@ func BenchmarkReadTopicsOffsetsBig(b *testing.B) {
 // commit on one partition of a 100-partition topic, through the provider server (tools/bench
 // -groups for the Terraform-level figures).
 func BenchmarkReadConsumerGroupsBig(b *testing.B) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(100, "commits"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()[0]))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	c, adm := benchCluster(b, "commits", 100)
 	for i := range 5000 {
 		var os kadm.Offsets
 		os.Add(kadm.Offset{Topic: "commits", Partition: int32(i % 100), At: 0, LeaderEpoch: -1})
@@ -77,4 +67,21 @@ func benchRead(b *testing.B, c *kfake.Cluster, typeName string, config map[strin
 	if _, err := srv.StopProvider(context.Background(), &tfprotov6.StopProviderRequest{}); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// benchCluster is a one-broker kfake cluster with topic of partitions, and an admin client of it
+// to arrange commits; both end with the benchmark.
+func benchCluster(b *testing.B, topic string, partitions int32) (*kfake.Cluster, *kadm.Client) {
+	b.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, topic))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()[0]))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(cl.Close)
+	return c, kadm.NewClient(cl)
 }

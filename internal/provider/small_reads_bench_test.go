@@ -6,29 +6,18 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // BenchmarkReadSmall is one read of each data source that a plan makes thousands of times, one
 // partition or one group, through the provider server: what the provider spends besides the
 // round trips, chiefly reading the configuration and writing the state.
 func BenchmarkReadSmall(b *testing.B) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(4, "small"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()[0]))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cl.Close()
+	c, adm := benchCluster(b, "small", 4)
 	var os kadm.Offsets
 	for p := range int32(4) {
 		os.Add(kadm.Offset{Topic: "small", Partition: p, At: 0, LeaderEpoch: -1})
 	}
-	if err := kadm.NewClient(cl).CommitAllOffsets(context.Background(), "g", os); err != nil {
+	if err := adm.CommitAllOffsets(context.Background(), "g", os); err != nil {
 		b.Fatal(err)
 	}
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
