@@ -38,7 +38,7 @@ func TestHostilePeers(t *testing.T) {
 	}{
 		{name: "negative size", payload: []byte{0xff, 0xff, 0xff, 0xff}, want: "not a Kafka response (first bytes ff ff ff ff)"},
 		{name: "huge size", payload: []byte{0x7f, 0xff, 0xff, 0xff}, want: "not a Kafka response (first bytes 7f ff ff ff)"},
-		{name: "array bomb", payload: bomb, want: "claims 2147483647 API versions in 0 bytes: not a Kafka broker"},
+		{name: "array bomb", payload: bomb, want: "answered ApiVersions with 6 bytes that do not decode as its response (response did not contain enough data to be valid): not a Kafka broker"},
 		{name: "random bytes", payload: random, want: "not a Kafka response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,15 +5,15 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // A peer's bytes are checked before anything decodes them. The size prefix of every response
 // frame (FrameSizeProblem) bounds the buffer it is read into. The first response of every
 // connection, ApiVersions, is decoded by kafka-go, which trusts what it reads (an array count is
-// allocated before it is checked against the bytes left, kafka-go issue #1439): it is checked in
-// full first (CheckApiVersions), so that a peer that is not Kafka is refused before kafka-go
-// decodes anything it sent. Every later response is decoded by kmsg, which checks every count
+// allocated before it is checked against the bytes left, kafka-go issue #1439): kmsg decodes it
+// first (CheckApiVersions), so that a peer that is not Kafka is refused before kafka-go decodes
+// anything it sent. Every later response is decoded by kmsg, which checks every count
 // and length against the bytes left (package broker, conn.go).
 
 // MaxResponseFrame bounds any response frame: far above what Metadata for a large cluster or
@@ -70,39 +70,34 @@ type TooOld struct {
 }
 
 // CheckApiVersions checks a whole ApiVersions response frame (size prefix included) of request
-// version v: its array fits in the frame (else notKafka says what is wrong), and the broker
-// serves Metadata and ListOffsets in versions that keep the provider read-only and correct (else
-// tooOld names the first that it does not).
+// version v: it decodes as such (kmsg, which checks every count against the bytes left; else
+// notKafka says what is wrong), and the broker serves Metadata and ListOffsets in versions that
+// keep the provider read-only and correct (else tooOld names the first that it does not).
 func CheckApiVersions(frame []byte, v int16) (notKafka string, tooOld *TooOld) {
 	if v >= 3 {
 		return "", nil // the handshake (package broker, connect.go) sends v0; later versions are not checked
 	}
-	body := frame[8:] // size, correlation id
-	if len(body) < 6 {
-		return fmt.Sprintf("answered ApiVersions with %d bytes, too short for a Kafka response", len(frame)), nil
+	res := kmsg.NewPtrApiVersionsResponse()
+	res.SetVersion(v)
+	if err := res.ReadFrom(frame[8:]); err != nil { // after the size and the correlation id
+		return fmt.Sprintf("answered ApiVersions with %d bytes that do not decode as its response (%v): "+
+			"not a Kafka broker", len(frame)-8, err), nil
 	}
-	count := int32(binary.BigEndian.Uint32(body[2:6]))
-	entries := body[6:]
-	if count < 0 || int(count) > len(entries)/6 {
-		return fmt.Sprintf("answered ApiVersions with a response that claims %d API versions in %d bytes: "+
-			"not a Kafka broker", count, len(entries)), nil
-	}
-	maxVersion := map[int16]int16{}
-	for i := 0; i < int(count); i++ {
-		e := entries[6*i:]
-		maxVersion[int16(binary.BigEndian.Uint16(e))] = int16(binary.BigEndian.Uint16(e[4:]))
-	}
-	if code := int16(binary.BigEndian.Uint16(body[:2])); code != 0 || count == 0 {
+	if res.ErrorCode != 0 || len(res.ApiKeys) == 0 {
 		return "", nil // the handshake reports the error code itself (package broker, connect.go)
 	}
+	maxVersion := map[int16]int16{}
+	for _, k := range res.ApiKeys {
+		maxVersion[k.ApiKey] = k.MaxVersion
+	}
 	for _, need := range []struct {
-		key int16
+		key kmsg.Key
 		TooOld
 	}{
-		{int16(protocol.Metadata), TooOld{API: "Metadata", Min: MinMetadataVersion, Why: "older versions let the broker create the topics asked about"}},
-		{int16(protocol.ListOffsets), TooOld{API: "ListOffsets", Min: MinListOffsetsVersion, Why: "older versions answer in a format this provider does not read"}},
+		{kmsg.Metadata, TooOld{API: "Metadata", Min: MinMetadataVersion, Why: "older versions let the broker create the topics asked about"}},
+		{kmsg.ListOffsets, TooOld{API: "ListOffsets", Min: MinListOffsetsVersion, Why: "older versions answer in a format this provider does not read"}},
 	} {
-		if got, ok := maxVersion[need.key]; !ok || got < need.Min {
+		if got, ok := maxVersion[need.key.Int16()]; !ok || got < need.Min {
 			need.Got = got
 			return "", &need.TooOld
 		}
