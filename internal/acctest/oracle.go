@@ -1,8 +1,10 @@
 package acctest
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
 // ListOffset asks the partition's leader, through franz-go, what ListOffsets answers for one
@@ -330,14 +333,75 @@ func (k *Kafka) LimitedUser(groups, topics []string) (user, password string) {
 	if err != nil {
 		k.t.Fatalf("create ACLs for %s: %v", user, err)
 	}
-	// ACLs and SCRAM credentials reach the listeners a moment after they are created.
-	time.Sleep(time.Second)
+	k.waitAsUser(user, password, "its SCRAM login and its DESCRIBE on the topics and groups", func(cl *kgo.Client) bool {
+		md, err := metadataAs(ctx(k.t), cl, topics)
+		if err != nil {
+			return false
+		}
+		for _, t := range md.Topics {
+			if t.ErrorCode == kerr.TopicAuthorizationFailed.Code {
+				return false
+			}
+		}
+		if len(groups) == 0 {
+			return true
+		}
+		dg := kmsg.NewPtrDescribeGroupsRequest()
+		dg.Groups = groups
+		res, err := dg.RequestWith(ctx(k.t), cl)
+		if err != nil {
+			return false
+		}
+		for _, g := range res.Groups {
+			if g.ErrorCode == kerr.GroupAuthorizationFailed.Code {
+				return false
+			}
+		}
+		return true
+	})
 	return user, password
 }
 
+// aclWait bounds waitAsUser: a broker applies new ACLs and SCRAM credentials when it replays the
+// metadata (or hears from ZooKeeper), a moment after the admin request returns; on a CI machine
+// running several brokers that moment passed a second.
+const aclWait = 30 * time.Second
+
+// waitAsUser polls, as user over the SASL_PLAINTEXT listener (SCRAM-SHA-512), until ready says
+// the broker answers as the ACLs just created allow; what names them for the failure.
+func (k *Kafka) waitAsUser(user, password, what string, ready func(*kgo.Client) bool) {
+	k.t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(Auth(k.t).SASLPlaintext),
+		kgo.SASL(scram.Auth{User: user, Pass: password}.AsSha512Mechanism()), kgo.RequestRetries(0))
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	defer cl.Close()
+	for deadline := time.Now().Add(aclWait); !ready(cl); {
+		if time.Now().After(deadline) {
+			k.t.Fatalf("%s: %s not in effect after %s", user, what, aclWait)
+		}
+		cl.ForceMetadataRefresh()
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// metadataAs is a Metadata answer to cl for topics (none: no topic).
+func metadataAs(ctx context.Context, cl *kgo.Client, topics []string) (*kmsg.MetadataResponse, error) {
+	req := kmsg.NewPtrMetadataRequest()
+	req.Topics = []kmsg.MetadataRequestTopic{}
+	for _, t := range topics {
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(t)
+		req.Topics = append(req.Topics, rt)
+	}
+	return req.RequestWith(ctx, cl)
+}
+
 // AllowClusterDescribe lets user DESCRIBE the cluster: ListGroups then lists every group, not
-// only those the user may DESCRIBE.
-func (k *Kafka) AllowClusterDescribe(user string) {
+// only those the user may DESCRIBE. It returns once the broker says so to the user itself
+// (Metadata's cluster-authorized operations).
+func (k *Kafka) AllowClusterDescribe(user, password string) {
 	k.t.Helper()
 	acl := kadm.NewACLs().Allow("User:" + user).AllowHosts().Clusters().Operations(kadm.OpDescribe).
 		ResourcePatternType(kadm.ACLPatternLiteral)
@@ -348,7 +412,14 @@ func (k *Kafka) AllowClusterDescribe(user string) {
 	if err != nil {
 		k.t.Fatalf("allow %s to DESCRIBE the cluster: %v", user, err)
 	}
-	time.Sleep(time.Second) // as LimitedUser: ACLs reach the listeners a moment later
+	const describe = 1 << 8 // AclOperation DESCRIBE's bit in an authorized-operations field
+	k.waitAsUser(user, password, "DESCRIBE on the cluster", func(cl *kgo.Client) bool {
+		req := kmsg.NewPtrDescribeClusterRequest() // Metadata past v10, which kgo sends, no longer says
+		req.IncludeClusterAuthorizedOperations = true
+		res, err := req.RequestWith(ctx(k.t), cl)
+		return err == nil && res.ErrorCode == 0 && res.ClusterAuthorizedOperations != math.MinInt32 &&
+			res.ClusterAuthorizedOperations&describe != 0
+	})
 }
 
 // RequireConsumerGroupProtocol skips the test unless every broker serves Kafka 4's consumer group

@@ -386,7 +386,7 @@ func TestAccConsumerGroups_describeOnlyOwnGroup(t *testing.T) {
 					"the provider's principal may not DESCRIBE the cluster", "operation Describe --cluster"),
 			},
 			{
-				PreConfig: func() { k.AllowClusterDescribe(user) },
+				PreConfig: func() { k.AllowClusterDescribe(user, password) },
 				Config:    config(fmt.Sprintf("group_id_regex = %q", regexp.QuoteMeta(mine))),
 				ConfigStateChecks: []statecheck.StateCheck{
 					groupsOracleAgrees{k: k, entries: []groupsEntry{{mine, "Empty", "", []string{topic}, 0, "classic"}}},
