@@ -132,8 +132,9 @@ func hostileBroker(t *testing.T) string {
 	})
 }
 
-// Through the whole client, a broker's hostile ListOffsets answer is an error that says what it
-// claimed, at once, without the allocation.
+// Through the whole client, a broker's hostile ListOffsets answer is an error that says it is not
+// Kafka's, without the allocation its claim asks for. Each answer fails its connection; the read
+// asks again on a new one until its timeout, and ends with that error.
 func TestHostileListOffsetsAnswer(t *testing.T) {
 	cl, err := New(Config{BootstrapServers: []string{hostileBroker(t)}, Timeout: 5 * time.Second})
 	if err != nil {
