@@ -28,7 +28,6 @@ import (
 // again: the pool (pool.go) dials a new one for the next request.
 type Conn struct {
 	address  string
-	clientID string
 	kc       *kafkaConn      // watches the connection's frames: errors that say what happened
 	pc       *protocol.Conn  // the handshake's round trips (kafka-go), then the reader's buffered reads
 	versions map[int16]int16 // by API key: the version sent, negotiated from the broker's ApiVersions answer
@@ -218,7 +217,7 @@ func (c *Conn) answer(cl *Call, frame []byte) error {
 	}
 	res := cl.req.ResponseKind()
 	if err := decode(res, cl.req.GetVersion(), frame); err != nil {
-		return shapeError(c.address, kmsg.NameForKey(cl.req.Key()), cl.req.GetVersion(), err)
+		return undecodableError(c.address, kmsg.NameForKey(cl.req.Key()), cl.req.GetVersion(), err)
 	}
 	cl.res = res
 	close(cl.done)

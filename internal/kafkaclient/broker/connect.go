@@ -41,7 +41,7 @@ func (b *Pool) connect(ctx context.Context, address string) (*Conn, error) {
 	defer stop()
 	_ = kc.SetDeadline(deadline)
 	clientID := b.dialer.clientID
-	bc := &Conn{address: address, clientID: clientID, kc: kc, pc: protocol.NewConn(kc, clientID),
+	bc := &Conn{address: address, kc: kc, pc: protocol.NewConn(kc, clientID),
 		format: kmsg.NewRequestFormatter(kmsg.FormatterClientID(clientID))}
 	if err := bc.handshake(ctx, b.dialer.sasl); err != nil {
 		_ = kc.Close()

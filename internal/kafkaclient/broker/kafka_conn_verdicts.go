@@ -20,7 +20,7 @@ func (c *kafkaConn) check(frame []byte) error {
 	case protocol.SaslHandshake:
 		res := kmsg.NewPtrSASLHandshakeResponse()
 		if err := decode(res, c.lastVer, frame); err != nil {
-			return shapeError(c.address, "SaslHandshake", c.lastVer, err)
+			return undecodableError(c.address, "SaslHandshake", c.lastVer, err)
 		}
 		if res.ErrorCode == 0 {
 			return nil
@@ -34,7 +34,7 @@ func (c *kafkaConn) check(frame []byte) error {
 	case protocol.SaslAuthenticate:
 		res := kmsg.NewPtrSASLAuthenticateResponse()
 		if err := decode(res, c.lastVer, frame); err != nil {
-			return shapeError(c.address, "SaslAuthenticate", c.lastVer, err)
+			return undecodableError(c.address, "SaslAuthenticate", c.lastVer, err)
 		}
 		if res.ErrorCode == 0 {
 			return nil

@@ -48,8 +48,8 @@ func checkApiVersions(address string, frame []byte, v int16) error {
 	return nil
 }
 
-// shapeError refuses a response that does not decode as the answer to its request (decode).
-func shapeError(address, api string, v int16, err error) error {
+// undecodableError refuses a response that does not decode as the answer to its request (decode).
+func undecodableError(address, api string, v int16, err error) error {
 	return &notKafkaError{Address: address, What: fmt.Sprintf(
 		"answered %s v%d with bytes that do not decode as its response (%v): not a Kafka broker", api, v, err)}
 }
