@@ -424,7 +424,8 @@ func (co *coalescer) send(l leader, r *round) {
 }
 
 // keys are the lookup keys of r in the order they are sent (listing.order), then by timestamp
-// and isolation level.
+// and isolation level, read_committed first: a read's last stable offset is asked before its high
+// watermark (highWatermarkLookup), whichever read's listing of the two came first.
 func (r *round) keys() []lookupKey {
 	keys := make([]lookupKey, 0, len(r.asks))
 	for k := range r.asks {
@@ -432,7 +433,7 @@ func (r *round) keys() []lookupKey {
 	}
 	slices.SortFunc(keys, func(a, b lookupKey) int {
 		return cmp.Or(cmp.Compare(r.listings[a].order, r.listings[b].order),
-			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(a.isolation, b.isolation))
+			cmp.Compare(a.timestamp, b.timestamp), cmp.Compare(b.isolation, a.isolation))
 	})
 	return keys
 }

@@ -2,7 +2,6 @@ package kafkaclient
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -49,20 +48,9 @@ type GroupSummary struct {
 	// Subscribed: its members subscribe to a topic of Topics on which the group neither has a
 	// commit nor owns a partition yet (a share member that has fetched nothing, say).
 	Subscribed bool
-	// Uncommitted counts the partitions of Topics members own that have no commit and hold
-	// records: where the group will start reading there is unknown, and so is its lag.
-	Uncommitted int
-	// TotalLag sums the positive lags (latest − committed, group_offsets.go's rule) of the committed
-	// partitions of Topics; for a share group, of the share-partition lags (share_groups.go). nil
-	// when Uncommitted > 0: the group is not caught up, by an amount nobody knows.
-	TotalLag *int64
-	// MaxTimeLagMs is the largest time lag of those partitions (MaxTimeLag), with FetchTimestamps;
-	// nil when Uncommitted > 0.
-	MaxTimeLagMs *int64
-	// CaughtUp is the verdict (caught_up.go) over every partition of Topics; NotCaughtUp its
-	// reasons when false.
-	CaughtUp    bool
-	NotCaughtUp []string
+	// Verdict is the group's over every partition of Topics, and what the read could see
+	// (verdict.go): the same rule as GroupOffsets', so that both data sources say the same.
+	Verdict
 }
 
 // ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
@@ -94,7 +82,7 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 			return err
 		}
 		fresh := !md.requested.Before(believe)
-		if err := checkTopicsExist(md, req.Topics, fresh); err != nil {
+		if err := gr.checkTopicsExist(ctx, md, req.Topics, fresh); err != nil {
 			return err
 		}
 		listed, err := gr.listAllGroups(ctx, md.brokers, req.GroupID)
@@ -114,7 +102,13 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 		if err != nil {
 			return err
 		}
-		out, err = gr.summarize(ctx, md, req, listed, committed, lags, groupReaders{assigned, subscribed}, fresh)
+		unseen := ""
+		if req.Topics == nil && len(listed) > 0 {
+			if unseen, err = gr.cluster.unseenTopics(ctx, md); err != nil { // coverage.go
+				return err
+			}
+		}
+		out, err = gr.summarize(ctx, md, req, listed, committed, lags, groupReaders{assigned, subscribed}, fresh, unseen)
 		return err
 	})
 	return out, err
@@ -130,8 +124,12 @@ func WholeMatch(pattern string) (*regexp.Regexp, error) {
 }
 
 // checkTopicsExist confirms, from fresh metadata, that every topic of a filter exists: a
-// misspelt name would otherwise select no group, and a gate would pass.
-func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
+// misspelt name would otherwise select no group, and a gate would pass. A topic the answer for
+// every topic leaves out is asked by name: Kafka leaves out the topics the principal may not
+// DESCRIBE, and answers TOPIC_AUTHORIZATION_FAILED for them by name, UNKNOWN_TOPIC_OR_PARTITION
+// for the ones that do not exist.
+func (gr *groupReads) checkTopicsExist(ctx context.Context, md *clusterMetadata, topics []string, fresh bool) error {
+	var missing []string
 	for _, topic := range topics {
 		if t := md.find(topic); t == nil || t.code != 0 {
 			if !fresh {
@@ -140,18 +138,36 @@ func checkTopicsExist(md *clusterMetadata, topics []string, fresh bool) error {
 			if t != nil && t.code != kafka.UnknownTopicOrPartition {
 				return &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: ErrorCode(t.code)}
 			}
+			missing = append(missing, topic)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	res, err := gr.cluster.askMetadata(ctx, missing)
+	if err != nil {
+		return err
+	}
+	for topic, t := range topicsOf(res, missing, md.requested) {
+		switch t.code {
+		case kafka.UnknownTopicOrPartition:
 			return &TopicNotFoundError{Topic: topic}
+		case 0:
+			return errStaleMetadata // created since
+		default:
+			return &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: ErrorCode(t.code)}
 		}
 	}
 	return nil
 }
 
 // summarize keeps the selected groups and topics, reads the log bounds of every partition of the
-// topics the selected groups read (ListOffsets per leader across all topics, one round), and sums
-// up each group.
+// topics the selected groups read (ListOffsets per leader across all topics, one round), the time
+// lags when asked, and judges each group over its partitions and what the read could see
+// (unseen).
 func (gr *groupReads) summarize(ctx context.Context, md *clusterMetadata, req ConsumerGroupsRequest,
 	listed map[string]listedGroupInfo, committed map[string][]kmsg.OffsetFetchResponseGroupTopic,
-	shareLags map[string]map[topicPartition]int64, readers groupReaders, fresh bool,
+	shareLags map[string]map[topicPartition]int64, readers groupReaders, fresh bool, unseen string,
 ) ([]GroupSummary, error) {
 	commits, err := selectCommits(md, req.Topics, committed, fresh)
 	if err != nil {
@@ -177,19 +193,16 @@ func (gr *groupReads) summarize(ctx context.Context, md *clusterMetadata, req Co
 	out := make([]GroupSummary, len(ids))
 	partitions := make([][]GroupPartitionOffsets, len(ids)) // of out's groups, in the same order
 	for i, id := range ids {
-		out[i], partitions[i], err = groupSummary(id, listed[id], md, commits[id], owns[id], subs[id], bounds, shareLags[id])
-		if err != nil {
-			return nil, err
-		}
+		out[i], partitions[i] = groupSummary(id, listed[id], md, commits[id], owns[id], subs[id], bounds, shareLags[id])
 	}
 	if req.FetchTimestamps {
 		if err := gr.lags.readTimeLags(ctx, req.Isolation, partitions...); err != nil {
 			return nil, err
 		}
-		for i, ps := range partitions {
-			if out[i].Uncommitted == 0 {
-				out[i].MaxTimeLagMs = MaxTimeLag(ps)
-			}
+	}
+	for i, id := range ids {
+		if out[i].Verdict, err = Judge(id, partitions[i], unseen, req.FetchTimestamps); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -221,7 +234,7 @@ func (gr *groupReads) readBounds(ctx context.Context, md *clusterMetadata, isola
 	if len(leaders) == 0 {
 		return bounds, nil
 	}
-	res, err := gr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
+	res, err := gr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation, HighWatermark: true}, partitionLeaders(leaders))
 	for topic, ps := range res {
 		for _, p := range ps {
 			bounds[topicPartition{topic, p.Partition}] = p
@@ -332,13 +345,14 @@ func topicSet(topics []string) map[string]bool {
 	return set
 }
 
-// groupSummary is one group's summary: every partition of the topics it reads, with its commit
-// there (a share group's start offset, and its lag where the broker gives it: shareLags) and
-// whether a member owns it, from the bounds read; and those partitions, sorted.
+// groupSummary is one group's summary, but its verdict: every partition of the topics it reads,
+// with its commit there (a share group's start offset, and its lag where the broker gives it)
+// and whether a member owns it, from the bounds read (verdict.go's groupPartition); and those
+// partitions, sorted.
 func groupSummary(id string, info listedGroupInfo, md *clusterMetadata, commits map[topicPartition]int64,
 	owns map[topicPartition]bool, subscribed map[string]bool, bounds map[topicPartition]PartitionOffsets,
 	shareLags map[topicPartition]int64,
-) (GroupSummary, []GroupPartitionOffsets, error) {
+) (GroupSummary, []GroupPartitionOffsets) {
 	s := GroupSummary{GroupID: id, State: info.state, ProtocolType: info.protocolType, Type: info.groupType,
 		Topics: readTopics(commits, owns, subscribed), Committed: len(commits) > 0, Assigned: len(owns) > 0}
 	s.Subscribed = len(readTopics(commits, owns, nil)) < len(s.Topics)
@@ -347,30 +361,15 @@ func groupSummary(id string, info listedGroupInfo, md *clusterMetadata, commits 
 	for _, topic := range s.Topics {
 		for _, partition := range slices.Sorted(maps.Keys(byName[topic].partitions)) {
 			tp := topicPartition{topic, int(partition)}
-			committed := map[int]int64{}
+			pos := position{share: info.groupType == ShareGroup, assigned: owns[tp]}
 			if offset, ok := commits[tp]; ok {
-				committed[tp.partition] = offset
+				pos.committed = &offset
 			}
-			// The lag rule of group_offsets.go. Under read_committed the summary reads no high
-			// watermark: a commit past the last stable offset counts as out of range.
-			p := bounds[tp]
-			gp := groupPartition(topic, p, p.Latest, committed)
-			gp.Assigned = owns[tp]
-			if lag, ok := shareLags[tp]; ok && gp.Committed != nil {
-				gp.Lag = &lag
+			if lag, ok := shareLags[tp]; ok {
+				pos.shareLag = &lag
 			}
-			partitions = append(partitions, gp)
+			partitions = append(partitions, groupPartition(topic, bounds[tp], pos))
 		}
 	}
-	s.Uncommitted = UncommittedPartitions(partitions)
-	s.CaughtUp, s.NotCaughtUp = CaughtUp(partitions)
-	total, ok := TotalLag(partitions)
-	if s.Uncommitted == 0 {
-		s.TotalLag = &total
-	}
-	if !ok {
-		return GroupSummary{}, nil, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
-			"answered offsets near 2^63, which no real partition reaches", id)
-	}
-	return s, partitions, nil
+	return s, partitions
 }

@@ -99,8 +99,11 @@ func TestConsumerGroupsRequests(t *testing.T) {
 			if tc.batched {
 				offsetFetches = len(coordinators)
 			}
+			// No topics named: DescribeLogDirs to each broker, for the topics the principal may not
+			// see (coverage.go).
 			expectRequests(t, counts, dials, map[kmsg.Key]int{
 				kmsg.Metadata: 1, kmsg.ListGroups: 3, kmsg.OffsetFetch: offsetFetches, kmsg.ListOffsets: 2 * len(leaders),
+				kmsg.DescribeLogDirs: 3,
 			})
 		})
 	}

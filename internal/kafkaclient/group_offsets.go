@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"slices"
 	"strconv"
@@ -43,51 +42,39 @@ type GroupOffsets struct {
 	Members int
 	// Partitions are sorted by topic, then partition.
 	Partitions []GroupPartitionOffsets
+	// Verdict is the group's over Partitions and what the read could see (verdict.go).
+	Verdict
 }
 
-// GroupPartitionOffsets is one partition's committed offset and lag.
+// GroupPartitionOffsets is one partition's committed offset and lag (verdict.go's rule).
 type GroupPartitionOffsets struct {
 	Topic     string
 	Partition int
 	// Committed is the next offset the group will read (OffsetFetch); nil where it has no commit.
+	// For a share group, the share-partition start offset (Share).
 	Committed *int64
 	// Earliest is the partition's log start offset.
 	Earliest int64
 	// Latest is the partition's latest offset under the request's isolation level.
 	Latest int64
 	// Lag is Latest - Committed, as Kafka's kafka-consumer-groups.sh shows it: negative for a
-	// commit past Latest, never clamped; nil where there is no commit.
+	// commit past Latest, never clamped; nil where there is no commit. For a share group, the
+	// broker's count where it gives one.
 	Lag *int64
 	// OutOfRange: the commit lies outside the log, before its start or past its end (the high
 	// watermark). A consumer of the group that resumes there is answered OFFSET_OUT_OF_RANGE and
-	// resets per its auto.offset.reset instead of reading from the commit.
+	// resets per its auto.offset.reset instead of reading from the commit. Never for a share group.
 	OutOfRange bool
-	// LogEnd is the high watermark that OutOfRange was decided with: Latest under
-	// read_uncommitted; under read_committed, where Latest is the last stable offset, it is read
-	// apart only for a commit beyond Latest, and equals Latest otherwise.
+	// LogEnd is the high watermark, the offset the next record gets, whatever the isolation level:
+	// under read_committed, where Latest is the last stable offset, the records between the two
+	// are held behind an open transaction (Held).
 	LogEnd int64
 	// Assigned: a member of the group owns the partition now (assignments.go).
 	Assigned bool
+	// Share: the group is a share group (KIP-932): Committed is its start offset, Lag the broker's.
+	Share bool
 	// TimeLag is set with FetchTimestamps only (time_lag.go).
 	TimeLag
-}
-
-// LagUnknown: a member owns the partition, which holds records, and the group has no commit there.
-// Where the member starts (its auto.offset.reset) is not in the cluster, so neither is its lag:
-// the group is not caught up there, by an amount nobody knows.
-func (p GroupPartitionOffsets) LagUnknown() bool {
-	return p.Assigned && p.Committed == nil && p.Earliest < p.Latest
-}
-
-// UncommittedPartitions counts the partitions whose lag is unknown (LagUnknown).
-func UncommittedPartitions(partitions []GroupPartitionOffsets) int {
-	n := 0
-	for _, p := range partitions {
-		if p.LagUnknown() {
-			n++
-		}
-	}
-	return n
 }
 
 // GroupNotFoundError: the group does not exist. Apache Kafka does not say "no such group": it
@@ -149,13 +136,16 @@ func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupO
 		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state}
 	}
 	out := GroupOffsets{State: r.state, Type: r.kind, Members: r.members}
-	topics := req.Topics
+	topics, unseen := req.Topics, ""
 	if topics == nil {
 		for t := range r.committed {
 			topics = append(topics, t)
 		}
 		for tp := range r.owns {
 			topics = append(topics, tp.topic)
+		}
+		if unseen, err = gr.unseen(ctx); err != nil {
+			return GroupOffsets{}, err
 		}
 	}
 	slices.Sort(topics)
@@ -170,24 +160,38 @@ func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupO
 		return GroupOffsets{}, err
 	}
 	for _, topic := range topics {
-		partitions, err := gr.topicLag(ctx, req, topic, offsets[topic], r.committed[topic])
-		if err != nil {
-			return GroupOffsets{}, err
+		for _, p := range offsets[topic] {
+			pos := position{share: r.kind == ShareGroup, assigned: r.owns[topicPartition{topic, p.Partition}]}
+			if offset, ok := r.committed[topic][p.Partition]; ok {
+				pos.committed = &offset
+			}
+			if lag, ok := r.lags[topic][p.Partition]; ok {
+				pos.shareLag = &lag
+			}
+			out.Partitions = append(out.Partitions, groupPartition(topic, p, pos))
 		}
-		if r.kind == ShareGroup {
-			shareLags(partitions, r.lags[topic]) // share_groups.go
-		}
-		for j := range partitions {
-			partitions[j].Assigned = r.owns[topicPartition{topic, partitions[j].Partition}]
-		}
-		out.Partitions = append(out.Partitions, partitions...)
 	}
 	if req.FetchTimestamps {
 		if err := gr.lags.readTimeLags(ctx, req.Isolation, out.Partitions); err != nil {
 			return GroupOffsets{}, err
 		}
 	}
-	return out, nil
+	out.Verdict, err = Judge(req.GroupID, out.Partitions, unseen, req.FetchTimestamps)
+	return out, err
+}
+
+// unseen is what a read of every topic the group reads could not see (coverage.go).
+func (gr *groupReads) unseen(ctx context.Context) (string, error) {
+	var why string
+	err := gr.cluster.withRetries(ctx, func(_, _ time.Time) error {
+		md, err := gr.cluster.allMetadata(ctx)
+		if err != nil {
+			return err
+		}
+		why, err = gr.cluster.unseenTopics(ctx, md)
+		return err
+	})
+	return why, err
 }
 
 // groupRead is what the attempts of one GroupOffsets read learn of the group.
@@ -246,7 +250,7 @@ func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) e
 	return nil
 }
 
-// topicsOffsets reads the earliest and latest offsets of every partition of topics at once: one
+// topicsOffsets reads the earliest and latest offsets (and the high watermark) of every partition of topics at once: one
 // Metadata request for the topics not cached (cacheMetadata), and one round of ListOffsets per
 // leader across the topics, not a round trip of each per topic.
 func (gr *groupReads) topicsOffsets(ctx context.Context, isolation Isolation, topics []string) (map[string][]PartitionOffsets, error) {
@@ -267,82 +271,10 @@ func (gr *groupReads) topicsOffsets(ctx context.Context, isolation Isolation, to
 			}
 		}
 		var err error
-		out, err = gr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation}, partitionLeaders(leaders))
+		out, err = gr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: isolation, HighWatermark: true}, partitionLeaders(leaders))
 		return err
 	})
 	return out, err
-}
-
-// topicLag applies the lag rule to every partition of one topic, from its offsets (earliest and
-// latest: the earliest decides whether a commit lies before the log start).
-func (gr *groupReads) topicLag(ctx context.Context, req GroupOffsetsRequest, topic string, res []PartitionOffsets,
-	committed map[int]int64,
-) ([]GroupPartitionOffsets, error) {
-	logEnds, err := gr.logEnds(ctx, req.Isolation, topic, res, committed)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]GroupPartitionOffsets, len(res))
-	for i, p := range res {
-		out[i] = groupPartition(topic, p, logEnds[p.Partition], committed)
-	}
-	return out, nil
-}
-
-// logEnds is each partition's high watermark, the end of the log a consumer's fetch offset must
-// not pass. Under read_uncommitted that is Latest. Under read_committed Latest is the last stable
-// offset, and a commit between it and the high watermark (a read_uncommitted consumer's) is in
-// the log: the high watermark is then read too, for that topic only.
-func (gr *groupReads) logEnds(ctx context.Context, isolation Isolation, topic string, res []PartitionOffsets, committed map[int]int64) (map[int]int64, error) {
-	ends := make(map[int]int64, len(res))
-	beyond := false
-	for _, p := range res {
-		ends[p.Partition] = p.Latest
-		if offset, ok := committed[p.Partition]; ok && offset > p.Latest {
-			beyond = true
-		}
-	}
-	if isolation != ReadCommitted || !beyond {
-		return ends, nil
-	}
-	hw, err := gr.offsets.read(ctx, OffsetsRequest{Topic: topic, Isolation: ReadUncommitted, latestOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range hw {
-		ends[p.Partition] = max(p.Latest, ends[p.Partition])
-	}
-	return ends, nil
-}
-
-// groupPartition is the lag rule, the one place every data source that shows a group's lag takes
-// it from. Lag is latest - committed, as Kafka's kafka-consumer-groups.sh computes it: not
-// clamped, so a commit past the log end reads as negative, never as caught up (a commit before
-// the log start reads as the whole distance to latest). The commit is out of range when it lies
-// before p.Earliest or past logEnd, the high watermark (p.Latest under read_uncommitted).
-func groupPartition(topic string, p PartitionOffsets, logEnd int64, committed map[int]int64) GroupPartitionOffsets {
-	gp := GroupPartitionOffsets{Topic: topic, Partition: p.Partition, Earliest: p.Earliest, Latest: p.Latest, LogEnd: logEnd}
-	if offset, ok := committed[p.Partition]; ok {
-		lag := p.Latest - offset // both 0 or more: cannot overflow
-		gp.Committed, gp.Lag = &offset, &lag
-		gp.OutOfRange = offset < p.Earliest || offset > logEnd
-	}
-	return gp
-}
-
-// TotalLag is the sum of the positive lags: a negative lag (a commit past the log end) must not
-// cancel another partition's real lag. ok is false when the sum does not fit in an int64.
-func TotalLag(partitions []GroupPartitionOffsets) (total int64, ok bool) {
-	for _, p := range partitions {
-		if p.Lag == nil || *p.Lag <= 0 {
-			continue
-		}
-		if *p.Lag > math.MaxInt64-total {
-			return total, false
-		}
-		total += *p.Lag
-	}
-	return total, true
 }
 
 // groupDoubt is how long a group must keep seeming not to exist before the read says so.

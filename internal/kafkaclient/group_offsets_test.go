@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -126,15 +127,15 @@ func TestGroupLagOutsideTheLog(t *testing.T) {
 	if describe(got.Partitions) != want {
 		t.Fatalf("got  %s\nwant %s", describe(got.Partitions), want)
 	}
-	if total, ok := TotalLag(got.Partitions); total != 14 || !ok {
-		t.Fatalf("total lag %d (ok %v), want 14", total, ok)
+	if got.TotalLag == nil || *got.TotalLag != 14 || got.CaughtUp {
+		t.Fatalf("total lag %v, caught up %v; want 14, false", got.TotalLag, got.CaughtUp)
 	}
 }
 
 // Under read_committed, latest is the last stable offset: a commit between it and the high
 // watermark (a read_uncommitted consumer's, here 3 in an open transaction's span 2..5) is in the
 // log. Its lag is negative against the last stable offset, and it is not out of range; a commit
-// past the high watermark still is.
+// past the high watermark still is. Both reads ask the high watermark whatever the commits.
 func TestGroupLagReadCommitted(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(2, "t"))
 	produce(t, c, "t", 0, 2)
@@ -153,11 +154,22 @@ func TestGroupLagReadCommitted(t *testing.T) {
 	if describe(got.Partitions) != want {
 		t.Fatalf("got  %s\nwant %s", describe(got.Partitions), want)
 	}
+	groups, err := newClient(t, c, 5*time.Second).ConsumerGroups(context.Background(),
+		ConsumerGroupsRequest{Topics: []string{"t"}, Isolation: ReadCommitted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 1 || !slices.Equal(groups[0].NotCaughtUp, got.NotCaughtUp) {
+		t.Fatalf("kafka_consumer_groups' verdict %+v, want the same reasons as GroupOffsets': %q", groups, got.NotCaughtUp)
+	}
+	if describe(got.Partitions) != want {
+		t.Fatalf("got  %s\nwant %s", describe(got.Partitions), want)
+	}
 }
 
 // The lag rule itself, at its edges.
 func TestGroupPartitionLagRule(t *testing.T) {
-	p := PartitionOffsets{Partition: 0, Earliest: 4, Latest: 10}
+	p := PartitionOffsets{Partition: 0, Earliest: 4, Latest: 10, HighWatermark: 10}
 	for _, tc := range []struct {
 		committed int64
 		want      string
@@ -169,27 +181,28 @@ func TestGroupPartitionLagRule(t *testing.T) {
 		{committed: math.MaxInt64, want: fmt.Sprintf("lag=%d outOfRange=true", 10-math.MaxInt64)},
 	} {
 		t.Run(fmt.Sprintf("commit %d", tc.committed), func(t *testing.T) {
-			gp := groupPartition("t", p, 10, map[int]int64{0: tc.committed})
+			gp := groupPartition("t", p, position{committed: &tc.committed})
 			if got := fmt.Sprintf("lag=%d outOfRange=%v", *gp.Lag, gp.OutOfRange); got != tc.want {
 				t.Errorf("commit %d: got %s, want %s", tc.committed, got, tc.want)
 			}
 		})
 	}
-	if gp := groupPartition("t", p, 10, nil); gp.Committed != nil || gp.Lag != nil || gp.OutOfRange {
+	if gp := groupPartition("t", p, position{}); gp.Committed != nil || gp.Lag != nil || gp.OutOfRange {
 		t.Errorf("no commit: got %+v, want null commit and lag, in range", gp)
 	}
 	lags := func(vs ...int64) []GroupPartitionOffsets {
 		out := make([]GroupPartitionOffsets, len(vs))
 		for i := range vs {
-			out[i].Lag = &vs[i]
+			out[i] = groupPartition("t", PartitionOffsets{Partition: i, Latest: vs[i], HighWatermark: vs[i]},
+				position{committed: ptr(0)})
 		}
 		return out
 	}
-	if total, ok := TotalLag(lags(3, -5, 0)); total != 3 || !ok {
-		t.Errorf("TotalLag(3, -5, 0) = %d, %v; want 3", total, ok)
+	if v, err := Judge("g", lags(3, 0), "", false); err != nil || v.TotalLag == nil || *v.TotalLag != 3 {
+		t.Errorf("total lag of (3, 0) = %v, %v; want 3", v.TotalLag, err)
 	}
-	if _, ok := TotalLag(lags(math.MaxInt64, 1)); ok {
-		t.Errorf("TotalLag past 2^63 - 1 must say it does not fit")
+	if _, err := Judge("g", lags(math.MaxInt64, 1), "", false); err == nil {
+		t.Errorf("a total lag past 2^63 - 1 must say it does not fit")
 	}
 }
 

@@ -29,7 +29,9 @@ type lookup struct {
 	// optional: a leader that cannot answer (needs) is not asked, and its partitions' answers
 	// stay nil, where otherwise the read fails with an *UnsupportedError.
 	optional bool
-	set      func(p *PartitionOffsets, offset, timestamp int64)
+	// uncommitted: asked under read_uncommitted whatever the read's isolation level.
+	uncommitted bool
+	set         func(p *PartitionOffsets, offset, timestamp int64)
 }
 
 // feature is a lookup that older brokers cannot answer.
@@ -58,6 +60,10 @@ var (
 		}}
 	latestLookup = lookup{timestamp: wire.TimestampLatest, op: "ListOffsets (latest)", order: 6,
 		set: func(p *PartitionOffsets, o, _ int64) { p.Latest = o }}
+	// highWatermarkLookup is latest under read_uncommitted whatever the read's isolation level,
+	// asked after the last stable offset so that the two answers are in order.
+	highWatermarkLookup = lookup{timestamp: wire.TimestampLatest, op: "ListOffsets (high watermark)", order: 7,
+		uncommitted: true, set: func(p *PartitionOffsets, o, _ int64) { p.HighWatermark = o }}
 )
 
 // The tiered-storage lookups (KIP-405), optional: -1 (nothing in remote storage) and a broker too
@@ -101,11 +107,18 @@ func lookups(req OffsetsRequest) []lookup {
 	if req.MaxTimestamp {
 		out = append(out, maxTimestampLookup)
 	}
-	return append(out, latestLookup)
+	out = append(out, latestLookup)
+	if req.HighWatermark && req.Isolation == ReadCommitted {
+		out = append(out, highWatermarkLookup)
+	}
+	return out
 }
 
 // listing is the lookup as the coalescer sends it under isolation, and reads its answers.
 func (l lookup) listing(isolation Isolation) listing {
+	if l.uncommitted {
+		isolation = ReadUncommitted
+	}
 	ls := listing{key: lookupKey{isolation: isolation, timestamp: l.timestamp}, order: l.order, op: l.op,
 		mayFindNone: l.mayFindNone, optional: l.optional}
 	if l.needs != nil {

@@ -300,29 +300,34 @@ var errFetchOutOfRange error = askAgain("Fetch answered OFFSET_OUT_OF_RANGE for 
 // partition twice), the layers at once.
 func (tl *timeLags) readTimeLags(ctx context.Context, isolation Isolation, groups ...[]GroupPartitionOffsets) error {
 	type at struct {
-		tp   topicPartition
-		from int64
+		tp        topicPartition
+		from      int64
+		isolation Isolation
 	}
-	var layers []map[topicPartition]int64
+	type layer struct {
+		isolation Isolation
+		asks      map[topicPartition]int64
+	}
+	var layers []layer
 	seen := map[at]bool{}
 	for _, ps := range groups {
 		for _, p := range ps {
-			from, ok := nextFrom(p)
-			k := at{topicPartition{p.Topic, p.Partition}, from}
+			from, iso, ok := nextFrom(p, isolation)
+			k := at{topicPartition{p.Topic, p.Partition}, from, iso}
 			if !ok || seen[k] {
 				continue
 			}
 			seen[k] = true
 			i := 0
 			for ; i < len(layers); i++ {
-				if _, taken := layers[i][k.tp]; !taken {
+				if _, taken := layers[i].asks[k.tp]; !taken && layers[i].isolation == iso {
 					break
 				}
 			}
 			if i == len(layers) {
-				layers = append(layers, map[topicPartition]int64{})
+				layers = append(layers, layer{iso, map[topicPartition]int64{}})
 			}
-			layers[i][k.tp] = from
+			layers[i].asks[k.tp] = from
 		}
 	}
 	found := map[at]*NextRecord{}
@@ -331,16 +336,16 @@ func (tl *timeLags) readTimeLags(ctx context.Context, isolation Isolation, group
 		errs []error
 		wg   sync.WaitGroup
 	)
-	for _, asks := range layers {
+	for _, l := range layers {
 		wg.Go(func() {
-			res, err := tl.nextRecords(ctx, isolation, asks)
+			res, err := tl.nextRecords(ctx, l.isolation, l.asks)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
 				errs = append(errs, err)
 			}
 			for tp, r := range res {
-				found[at{tp, asks[tp]}] = r
+				found[at{tp, l.asks[tp], l.isolation}] = r
 			}
 		})
 	}
@@ -354,8 +359,8 @@ func (tl *timeLags) readTimeLags(ctx context.Context, isolation Isolation, group
 			// Only a partition with a record to find looks one up: nextFrom's 0 for a caught-up
 			// partition is no position, and another group's search at offset 0 is not this one's.
 			var next *NextRecord
-			if from, ok := nextFrom(ps[i]); ok {
-				next = found[at{topicPartition{ps[i].Topic, ps[i].Partition}, from}]
+			if from, iso, ok := nextFrom(ps[i], isolation); ok {
+				next = found[at{topicPartition{ps[i].Topic, ps[i].Partition}, from, iso}]
 			}
 			ps[i].setTimeLag(next, readAt)
 		}

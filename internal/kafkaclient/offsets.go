@@ -33,6 +33,10 @@ type OffsetsRequest struct {
 	// TieredOffsets also asks for the tiered-storage offsets (KIP-405), of each leader that
 	// serves them (EarliestLocal and the others stay nil where it does not).
 	TieredOffsets bool
+	// HighWatermark also gives the high watermark: Latest under ReadUncommitted; under
+	// ReadCommitted a second latest lookup, read_uncommitted, in the same round. The group reads
+	// need both ends of the log.
+	HighWatermark bool
 
 	latestOnly bool // consumer-group lag needs only Latest: skip the earliest lookup
 }
@@ -46,6 +50,9 @@ type PartitionOffsets struct {
 	// Latest is the high watermark (read_uncommitted) or the last stable offset (read_committed),
 	// from ListOffsets timestamp -1. An empty partition has Earliest == Latest.
 	Latest int64
+	// HighWatermark is the offset the next record gets, with OffsetsRequest.HighWatermark only
+	// (0 without): Latest under read_uncommitted, read apart under read_committed.
+	HighWatermark int64
 	// TimestampOffset is the first offset whose record timestamp is at or after TimestampMs; nil
 	// when no record is that late (the broker answers -1: a consumer would start at Latest).
 	TimestampOffset *int64
@@ -186,6 +193,12 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 		}
 		return fmt.Errorf("topic %q partition %d: %w (earliest %d, latest %d%s)",
 			req.Topic, p.Partition, errInconsistentOffsets, p.Earliest, p.Latest, other)
+	}
+	if req.HighWatermark && req.Isolation != ReadCommitted {
+		p.HighWatermark = p.Latest
+	}
+	if req.HighWatermark && p.Latest > p.HighWatermark {
+		return inconsistent("high watermark", p.HighWatermark)
 	}
 	if req.latestOnly {
 		return nil

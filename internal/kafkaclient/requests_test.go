@@ -58,19 +58,21 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 			t.Fatalf("got %+v", res)
 		}
 		// Metadata: one for __consumer_offsets (no FindCoordinator on a cluster without it), one
-		// for the group's topic. FindCoordinator once per read (kafka-go asked before each group
-		// request: 2). ListOffsets: earliest and latest per leader (the earliest tells a commit
-		// before the log start).
+		// for every topic, which also gives the group's topic (coverage.go). FindCoordinator once
+		// per read (kafka-go asked before each group request: 2). ListOffsets: earliest and latest
+		// per leader (the earliest tells a commit before the log start). DescribeLogDirs to each
+		// broker: no topics named, so the read asks which topics the principal may not see.
 		expectRequests(t, counts, dials, map[kmsg.Key]int{
 			kmsg.Metadata: 2, kmsg.FindCoordinator: 1, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
-			kmsg.ListOffsets: 2 * len(leaders),
+			kmsg.ListOffsets: 2 * len(leaders), kmsg.DescribeLogDirs: 3, // every broker
 		})
 	})
 }
 
 // A group on ten topics of a thousand partitions each costs what one topic does: one Metadata
-// request for the ten (besides __consumer_offsets'), and earliest and latest per leader, the
-// topics' ListOffsets shared (issue 29, item 7: 20 ListOffsets and 11 Metadata before).
+// request for every topic (besides __consumer_offsets'), one DescribeLogDirs per broker (no
+// topics named: coverage.go), and earliest and latest per leader, the topics' ListOffsets shared
+// (issue 29, item 7: 20 ListOffsets and 11 Metadata before).
 func TestRequestsOfGroupOnManyTopics(t *testing.T) {
 	opts := []kfake.Opt{kfake.NumBrokers(3), withOffsetsTopic()}
 	var topics []string
@@ -93,7 +95,7 @@ func TestRequestsOfGroupOnManyTopics(t *testing.T) {
 	}
 	expectRequests(t, counts, dials, map[kmsg.Key]int{
 		kmsg.Metadata: 2, kmsg.FindCoordinator: 1, kmsg.DescribeGroups: 1, kmsg.OffsetFetch: 1,
-		kmsg.ListOffsets: 2 * 3,
+		kmsg.ListOffsets: 2 * 3, kmsg.DescribeLogDirs: 3,
 	})
 }
 

@@ -170,18 +170,3 @@ func setOffset(m map[string]map[int]int64, topic string, partition int, offset i
 	}
 	m[topic][partition] = offset
 }
-
-// shareLags puts a share group's lags, as its coordinator counts them, in place of latest − start
-// offset (groupPartition's rule, which counts the acknowledged records after the start offset
-// too). Where the broker gives no lag (Kafka 4.1), latest − start offset stays: an upper
-// bound, never less than the records still to deliver. The start offset is never "out of range"
-// as a consumer's commit is: the broker moves it with the log start.
-func shareLags(partitions []GroupPartitionOffsets, lags map[int]int64) {
-	for i := range partitions {
-		p := &partitions[i]
-		p.OutOfRange = false
-		if lag, ok := lags[p.Partition]; ok && p.Committed != nil {
-			p.Lag = &lag
-		}
-	}
-}

@@ -36,20 +36,25 @@ type NextRecord struct {
 	LogAppendTime bool
 }
 
-// nextFrom is where a consumer of the group resumes reading, and whether there is a record to
-// look for there: no commit, a commit at or past Latest (caught up, or past the log end), a
-// commit before the log start and a lag of 0 have none. A consumer whose commit lies before the
-// log start is answered OFFSET_OUT_OF_RANGE and resumes where its auto.offset.reset points, at
-// the log start or at its end, which the cluster does not know: the age of what it reads next is
-// unknown (the log start's record would make a time gate pass for a consumer that skips the
-// whole log). A share group's lag is the broker's count of records not yet acknowledged, and its
-// start offset may stay behind records already acknowledged (Kafka 4.4 keeps it there): at lag 0
-// nothing waits, whatever the start offset's record says.
-func nextFrom(p GroupPartitionOffsets) (from int64, ok bool) {
-	if p.Committed == nil || *p.Committed >= p.Latest || *p.Committed < p.Earliest || (p.Lag != nil && *p.Lag == 0) {
-		return 0, false
+// nextFrom is where a consumer of the group resumes reading, under which isolation level the
+// record there is looked for, and whether there is one to look for. None without a commit, with a
+// commit outside the log (the consumer is answered OFFSET_OUT_OF_RANGE and resumes where its
+// auto.offset.reset points, which the cluster does not know: the age of what it reads next is
+// unknown), or at the high watermark (caught up). Records held behind an open transaction
+// (Held) wait all the same: the oldest of them is looked for under read_uncommitted. A share
+// group's lag is the broker's count of records not yet acknowledged, and its start offset may
+// stay behind records already acknowledged, or behind the log start (Kafka 4.4 keeps it there):
+// at lag 0 nothing waits, and otherwise the record looked for is the first still in the log.
+func nextFrom(p GroupPartitionOffsets, isolation Isolation) (from int64, at Isolation, ok bool) {
+	switch {
+	case p.Committed == nil || p.OutOfRange || *p.Committed >= p.LogEnd:
+		return 0, isolation, false
+	case p.Share:
+		return max(*p.Committed, p.Earliest), isolation, *p.Lag > 0
+	case p.Held():
+		return *p.Committed, ReadUncommitted, true
 	}
-	return *p.Committed, true
+	return *p.Committed, isolation, *p.Lag > 0
 }
 
 // setTimeLag applies the rule to p, with next the record found at nextFrom (nil: none below the
@@ -57,7 +62,7 @@ func nextFrom(p GroupPartitionOffsets) (from int64, ok bool) {
 func (p *GroupPartitionOffsets) setTimeLag(next *NextRecord, readAt time.Time) {
 	p.TimeLag = TimeLag{}
 	switch {
-	case p.Committed == nil && p.Earliest < p.Latest, p.Committed != nil && (*p.Committed > p.LogEnd || *p.Committed < p.Earliest):
+	case p.Committed == nil && p.Earliest < p.LogEnd, p.OutOfRange:
 		return // no commit where records wait; a commit outside the log is no position
 	case next == nil: // caught up, or no commit where no record waits: nothing to read below the log end
 		zero := int64(0)

@@ -15,13 +15,20 @@ import (
 // The time-lag rule: where a consumer of the group resumes, and what the record found there says.
 func TestTimeLagRule(t *testing.T) {
 	readAt := time.UnixMilli(1_800_000_060_000)
+	bounds := func(earliest, latest, logEnd int64) PartitionOffsets {
+		return PartitionOffsets{Earliest: earliest, Latest: latest, HighWatermark: logEnd}
+	}
 	partition := func(committed *int64, earliest, latest, logEnd int64) GroupPartitionOffsets {
-		return GroupPartitionOffsets{Topic: "t", Committed: committed, Earliest: earliest, Latest: latest, LogEnd: logEnd}
+		return groupPartition("t", bounds(earliest, latest, logEnd), position{committed: committed})
+	}
+	share := func(start, lag, earliest, latest int64) GroupPartitionOffsets {
+		return groupPartition("t", bounds(earliest, latest, latest), position{committed: &start, share: true, shareLag: &lag})
 	}
 	for _, tc := range []struct {
 		name     string
 		p        GroupPartitionOffsets
 		wantFrom *int64 // where the Fetch looks; nil: no Fetch
+		held     bool   // the Fetch looks under read_uncommitted, though the read is read_committed
 		next     *NextRecord
 		want     TimeLag
 	}{
@@ -37,9 +44,36 @@ func TestTimeLagRule(t *testing.T) {
 			want: TimeLag{LagMs: ptr(0)},
 		},
 		{
-			name: "read_committed commit between the last stable offset and the high watermark: caught up",
-			p:    partition(ptr(12), 0, 10, 15),
+			// Under read_committed, held behind an open transaction (last stable offset 10, high
+			// watermark 15): the oldest held record counts, looked for under read_uncommitted.
+			name: "read_committed commit at the last stable offset: the held record's age",
+			p:    partition(ptr(10), 0, 10, 15), wantFrom: ptr(10), held: true,
+			next: &NextRecord{Offset: 10, TimestampMs: 1_800_000_000_000},
+			want: TimeLag{Next: &NextRecord{Offset: 10, TimestampMs: 1_800_000_000_000}, LagMs: ptr(60_000)},
+		},
+		{
+			name: "read_committed commit between the last stable offset and the high watermark: held too",
+			p:    partition(ptr(12), 0, 10, 15), wantFrom: ptr(12), held: true,
+			next: &NextRecord{Offset: 12, TimestampMs: 1_800_000_030_000},
+			want: TimeLag{Next: &NextRecord{Offset: 12, TimestampMs: 1_800_000_030_000}, LagMs: ptr(30_000)},
+		},
+		{
+			name: "read_committed commit at the high watermark: caught up",
+			p:    partition(ptr(15), 0, 10, 15),
 			want: TimeLag{LagMs: ptr(0)},
+		},
+		{
+			// Kafka keeps a share group's start offset behind the log start after DeleteRecords:
+			// with nothing left to acknowledge, nothing waits.
+			name: "share group behind the log start, lag 0: caught up",
+			p:    share(2, 0, 4, 10),
+			want: TimeLag{LagMs: ptr(0)},
+		},
+		{
+			name: "share group behind the log start, lag 3: the first record still in the log",
+			p:    share(2, 3, 4, 10), wantFrom: ptr(4),
+			next: &NextRecord{Offset: 4, TimestampMs: 1_800_000_000_000},
+			want: TimeLag{Next: &NextRecord{Offset: 4, TimestampMs: 1_800_000_000_000}, LagMs: ptr(60_000)},
 		},
 		{
 			name: "only markers or aborted records after the commit: caught up",
@@ -77,13 +111,16 @@ func TestTimeLagRule(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			from, ok := nextFrom(tc.p)
+			from, iso, ok := nextFrom(tc.p, ReadCommitted)
 			var gotFrom *int64
 			if ok {
 				gotFrom = &from
 			}
 			if diff := cmp.Diff(tc.wantFrom, gotFrom); diff != "" {
 				t.Errorf("nextFrom (-want +got):\n%s", diff)
+			}
+			if want := map[bool]Isolation{false: ReadCommitted, true: ReadUncommitted}[tc.held]; ok && iso != want {
+				t.Errorf("nextFrom looks under isolation %d, want %d", iso, want)
 			}
 			tc.p.setTimeLag(tc.next, readAt)
 			if diff := cmp.Diff(tc.want, tc.p.TimeLag); diff != "" {

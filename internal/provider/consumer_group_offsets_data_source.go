@@ -200,38 +200,22 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		return
 	}
 
-	total, ok := kafkaclient.TotalLag(res.Partitions)
-	if !ok {
-		addOffsetsOverflow(&resp.Diagnostics, "total_lag")
-	}
 	addOutOfRangeWarning(&resp.Diagnostics, q.GroupID, res.Partitions)
 	addTimeLagWarnings(&resp.Diagnostics, q.GroupID, res.Type, res.Partitions)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "total_lag": total})
+	tflog.Debug(ctx, "read consumer group offsets", map[string]any{"state": res.State, "caught_up": res.CaughtUp})
 	memberCount := tfInt64OrNull(nil)
 	if res.Members >= 0 {
 		memberCount = tfInt64(int64(res.Members))
-	}
-	caughtUp, reasons := kafkaclient.CaughtUp(res.Partitions)
-	uncommitted := kafkaclient.UncommittedPartitions(res.Partitions)
-	totalLag, maxTimeLagMs := tfInt64(total), tfInt64OrNull(nil)
-	if q.FetchTimestamps {
-		maxTimeLagMs = tfInt64OrNull(kafkaclient.MaxTimeLag(res.Partitions))
-	}
-	if uncommitted > 0 {
-		totalLag, maxTimeLagMs = tfInt64OrNull(nil), tfInt64OrNull(nil)
 	}
 	setState(&resp.State, tfAttrs{
 		"state":                  tfString(res.State),
 		"group_type":             tfStringOrNull(res.Type),
 		"member_count":           memberCount,
-		"caught_up":              tfBool(caughtUp),
-		"not_caught_up":          tfStrings(reasons),
-		"uncommitted_partitions": tfInt64(int64(uncommitted)),
-		"total_lag":              totalLag,
-		"max_time_lag_ms":        maxTimeLagMs,
+		"caught_up":              tfBool(res.CaughtUp),
+		"not_caught_up":          tfStrings(res.NotCaughtUp),
+		"uncommitted_partitions": tfInt64(int64(res.Uncommitted)),
+		"total_lag":              tfInt64OrNull(res.TotalLag),
+		"max_time_lag_ms":        tfInt64OrNull(res.MaxTimeLagMs),
 		"partitions":             tfNestedList(groupPartitionType, res.Partitions, groupPartitionAttrs),
 	})
 }
@@ -259,7 +243,7 @@ func addOutOfRangeWarning(diags *diag.Diagnostics, group string, partitions []ka
 		"there is answered OFFSET_OUT_OF_RANGE and resets per its auto.offset.reset (earliest: from the log "+
 		"start; latest: from the log end; none: it fails) instead of reading on from its commit, so records may "+
 		"be read again or skipped. A commit past the log end remains after a topic is deleted and recreated "+
-		"under the same name, or after an unclean leader election. A negative lag is such a commit, not "+
-		"progress: to gate on a caught-up group, require every lag >= 0 as well as total_lag == 0.",
+		"under the same name, or after an unclean leader election. Such a commit is not progress: caught_up is "+
+		"false, and a gate on caught_up blocks.",
 		group, len(lines), strings.Join(lines, "\n")))
 }

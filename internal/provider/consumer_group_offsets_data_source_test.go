@@ -352,9 +352,8 @@ func TestCommitOutsideTheLogWarning(t *testing.T) {
 A consumer of the group that resumes there is answered OFFSET_OUT_OF_RANGE and resets per its ` +
 		`auto.offset.reset (earliest: from the log start; latest: from the log end; none: it fails) instead of ` +
 		`reading on from its commit, so records may be read again or skipped. A commit past the log end remains ` +
-		`after a topic is deleted and recreated under the same name, or after an unclean leader election. A ` +
-		`negative lag is such a commit, not progress: to gate on a caught-up group, require every lag >= 0 as ` +
-		`well as total_lag == 0.`
+		`after a topic is deleted and recreated under the same name, or after an unclean leader election. Such ` +
+		`a commit is not progress: caught_up is false, and a gate on caught_up blocks.`
 	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning ||
 		diags[0].Summary() != "Committed offset outside the log" || diags[0].Detail() != want {
 		t.Fatalf("got %v\nwant one warning \"Committed offset outside the log\":\n%s", diags, want)

@@ -177,42 +177,45 @@ func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkacl
 	return res, true
 }
 
-// groupProgress is what one read says about the wait's condition.
+// groupProgress is what one read says about the wait's condition, from the read's verdict
+// (kafkaclient's verdict.go): the wait and caught_up cannot disagree.
 type groupProgress struct {
-	totalLag    int64                               // kafkaclient.TotalLag: the positive lags; -1 beyond int64
-	maxTimeLag  *int64                              // kafkaclient.MaxTimeLag, in ms, when the reads fetch timestamps
-	behind      []kafkaclient.GroupPartitionOffsets // lag > 0
-	pastEnd     []kafkaclient.GroupPartitionOffsets // lag < 0: a commit past the log end, not progress
-	uncommitted []kafkaclient.GroupPartitionOffsets
-	partitions  []kafkaclient.GroupPartitionOffsets // all of them
+	verdict    kafkaclient.Verdict
+	totalLag   int64                               // the verdict's total_lag; -1 where it is null
+	maxTimeLag *int64                              // the verdict's max_time_lag_ms, when the reads fetch timestamps
+	behind     []kafkaclient.GroupPartitionOffsets // not caught up by a measured amount (Measured)
+	unknown    []kafkaclient.GroupPartitionOffsets // not caught up, at a position nobody knows
+	held       bool                                // some partition waits behind an open transaction
+	partitions []kafkaclient.GroupPartitionOffsets // all of them
 }
 
 func progressOf(res kafkaclient.GroupOffsets) groupProgress {
-	p := groupProgress{partitions: res.Partitions, maxTimeLag: kafkaclient.MaxTimeLag(res.Partitions)}
+	p := groupProgress{verdict: res.Verdict, totalLag: -1, maxTimeLag: res.MaxTimeLagMs, partitions: res.Partitions}
+	if res.TotalLag != nil {
+		p.totalLag = *res.TotalLag
+	}
 	for _, gp := range res.Partitions {
 		switch {
-		case gp.Lag == nil:
-			p.uncommitted = append(p.uncommitted, gp)
-		case *gp.Lag > 0:
+		case gp.NotCaughtUp() == "":
+		case gp.Measured():
 			p.behind = append(p.behind, gp)
-		case *gp.Lag < 0:
-			p.pastEnd = append(p.pastEnd, gp)
+			p.held = p.held || gp.Held()
+		default:
+			p.unknown = append(p.unknown, gp)
 		}
-	}
-	var ok bool
-	if p.totalLag, ok = kafkaclient.TotalLag(res.Partitions); !ok {
-		p.totalLag = -1 // beyond int64: never "caught up"
 	}
 	return p
 }
 
-// done: every partition has a commit inside the log, and the lag conditions that s sets hold.
+// done: the conditions that s sets hold. Without them (max_total_lag 0, no max_time_lag) that is
+// the verdict's caught_up; a tolerance lets through only partitions behind by a measured amount,
+// never one whose position is unknown, a topic the read could not see, or no partition at all.
 func (p groupProgress) done(s waitSettings) bool {
-	if len(p.partitions) == 0 || len(p.uncommitted) > 0 || len(p.pastEnd) > 0 || p.totalLag < 0 {
+	if len(p.partitions) == 0 || p.verdict.Unseen != "" || len(p.unknown) > 0 || p.totalLag < 0 {
 		return false
 	}
-	if s.maxTotalLag != nil && p.totalLag > *s.maxTotalLag {
-		return false
+	if s.maxTotalLag != nil && (p.totalLag > *s.maxTotalLag || p.held) {
+		return false // records held behind a transaction wait by an amount total_lag does not count
 	}
 	return s.maxTimeLag == nil || (p.maxTimeLag != nil && *p.maxTimeLag <= s.maxTimeLag.Milliseconds())
 }
@@ -221,7 +224,7 @@ func (p groupProgress) done(s waitSettings) bool {
 func (p groupProgress) lateInTime(s waitSettings) []kafkaclient.GroupPartitionOffsets {
 	var late []kafkaclient.GroupPartitionOffsets
 	for _, gp := range p.partitions {
-		if gp.Lag != nil && *gp.Lag >= 0 && (gp.LagMs == nil || *gp.LagMs > s.maxTimeLag.Milliseconds()) {
+		if gp.Measured() && (gp.LagMs == nil || *gp.LagMs > s.maxTimeLag.Milliseconds()) {
 			late = append(late, gp)
 		}
 	}
@@ -252,14 +255,10 @@ func (e *groupBehindError) Error() string {
 	return b.String()
 }
 
-// describe writes the last read's figures that keep the wait from ending.
+// describe writes the last read's figures and the verdict's reasons, which keep the wait from ending.
 func (p *groupProgress) describe(b *strings.Builder, s waitSettings) {
-	if len(p.partitions) == 0 {
-		b.WriteString("; the group has committed on no partition yet (set topics to name the ones to wait for)")
-		return
-	}
-	if kafkaclient.UncommittedPartitions(p.partitions) > 0 {
-		b.WriteString("; last read: total_lag null (members read partitions without a commit)")
+	if p.totalLag < 0 {
+		b.WriteString("; last read: total_lag null")
 	} else {
 		fmt.Fprintf(b, "; last read: total_lag %d", p.totalLag)
 	}
@@ -273,19 +272,9 @@ func (p *groupProgress) describe(b *strings.Builder, s waitSettings) {
 			b.WriteString(listPartitions(late, timeFigures))
 		}
 	}
-	if len(p.behind) > 0 && s.maxTotalLag != nil {
-		b.WriteString("; partitions behind: ")
-		b.WriteString(listPartitions(p.behind, committedFigures))
-	}
-	if len(p.pastEnd) > 0 {
-		b.WriteString("; partitions whose commit lies past the log end (negative lag: a consumer resets there): ")
-		b.WriteString(listPartitions(p.pastEnd, committedFigures))
-	}
-	if len(p.uncommitted) > 0 {
-		b.WriteString("; partitions without a commit: ")
-		b.WriteString(listPartitions(p.uncommitted, func(gp kafkaclient.GroupPartitionOffsets) string {
-			return fmt.Sprintf("%s/%d (latest %d)", gp.Topic, gp.Partition, gp.Latest)
-		}))
+	if len(p.verdict.NotCaughtUp) > 0 {
+		b.WriteString("; not caught up: ")
+		b.WriteString(p.verdict.Reasons(maxListed))
 	}
 }
 
@@ -374,7 +363,7 @@ func waitForGroup(ctx context.Context, group string, s waitSettings, read func(c
 func logWaiting(ctx context.Context, p groupProgress, r progressRate, elapsed time.Duration) {
 	fields := map[string]any{
 		"total_lag": p.totalLag, "max_time_lag_ms": optionalMs(p.maxTimeLag), "partitions_behind": len(p.behind),
-		"partitions_without_commit": len(p.uncommitted), "partitions_past_log_end": len(p.pastEnd),
+		"partitions_at_unknown_positions": len(p.unknown),
 		"elapsed": elapsed.Round(time.Second).String(),
 	}
 	if r.known {

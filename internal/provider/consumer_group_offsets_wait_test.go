@@ -20,14 +20,15 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
-// committedAt is a partition with a commit, its lag as group_offsets.go computes it (latest − committed).
+// committedAt is a partition with a commit, by kafkaclient's lag rule (latest − committed).
 func committedAt(topic string, partition int, committed, latest int64) kafkaclient.GroupPartitionOffsets {
-	lag := latest - committed
-	return kafkaclient.GroupPartitionOffsets{Topic: topic, Partition: partition, Committed: &committed, Latest: latest, Lag: &lag}
+	return kafkaclient.GroupPartition(topic, kafkaclient.PartitionOffsets{Partition: partition, Latest: latest,
+		HighWatermark: latest}, &committed, false)
 }
 
 func uncommitted(topic string, partition int, latest int64) kafkaclient.GroupPartitionOffsets {
-	return kafkaclient.GroupPartitionOffsets{Topic: topic, Partition: partition, Latest: latest}
+	return kafkaclient.GroupPartition(topic, kafkaclient.PartitionOffsets{Partition: partition, Latest: latest,
+		HighWatermark: latest}, nil, false)
 }
 
 // reads answers the wait's reads in turn, repeating the last answer.
@@ -40,8 +41,13 @@ func reads(answers ...kafkaclient.GroupOffsets) (func(context.Context) (kafkacli
 	}, &n
 }
 
+// group is a read of partitions with timestamps, judged as the reads judge theirs.
 func group(ps ...kafkaclient.GroupPartitionOffsets) kafkaclient.GroupOffsets {
-	return kafkaclient.GroupOffsets{State: "Stable", Partitions: ps}
+	v, err := kafkaclient.Judge("g", ps, "", true)
+	if err != nil {
+		panic(err)
+	}
+	return kafkaclient.GroupOffsets{State: "Stable", Partitions: ps, Verdict: v}
 }
 
 // The wait reads until total_lag <= max_total_lag and every partition has a commit with a lag of
@@ -71,8 +77,8 @@ func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
 	}
 }
 
-// When the time runs out, the error names the partitions still behind and without a commit,
-// with the last figures.
+// When the time runs out, the error gives the last figures and the verdict's reasons: the
+// partitions still behind, without a commit, and past the log end, as not_caught_up names them.
 func TestWaitForGroupTimesOutWithLastFigures(t *testing.T) {
 	read, _ := reads(group(committedAt("orders", 0, 1, 5), uncommitted("orders", 1, 3), committedAt("orders", 2, 7, 7),
 		committedAt("orders", 3, 12, 10)))
@@ -84,10 +90,10 @@ func TestWaitForGroupTimesOutWithLastFigures(t *testing.T) {
 	}
 	for _, want := range []string{
 		`consumer group "g" did not catch up within the wait timeout of 50ms`,
-		"last read: total_lag 4 (max_total_lag 2)",
-		"partitions behind: orders/0 (committed 1, latest 5, lag 4)",
-		"partitions whose commit lies past the log end (negative lag: a consumer resets there): orders/3 (committed 12, latest 10, lag -2)",
-		"partitions without a commit: orders/1 (latest 3)",
+		"last read: total_lag 4 (max_total_lag 2); not caught up: ",
+		"orders/0: lag 4 (committed_offset 1, latest_offset 5)",
+		"orders/3: committed offset 12 is past the log end 10",
+		"orders/1: no commit, and offsets 0 to 2 wait",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%s", want, err)
@@ -344,7 +350,7 @@ func TestWaitForGroupStalls(t *testing.T) {
 	for _, want := range []string{
 		`consumer group "g" (state "Stable") has stalled: the committed offset of 1 partition(s) not caught up ` +
 			`did not move for stall_timeout 30ms: orders/0 (committed 3, latest 10, lag 7)`,
-		"partitions behind: orders/0 (committed 3, latest 10, lag 7)",
+		"; not caught up: orders/0: lag 7 (committed_offset 3, latest_offset 10)",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%s", want, err)
@@ -378,7 +384,7 @@ func TestWaitForGroupStalls(t *testing.T) {
 	read, _ = reads(group(owned))
 	_, err = waitForGroup(context.Background(), "g", s, read)
 	if !errors.As(err, &stalled) || !strings.Contains(err.Error(), "orders/0 (no commit, latest 10)") ||
-		!strings.Contains(err.Error(), "total_lag null (members read partitions without a commit)") {
+		!strings.Contains(err.Error(), "total_lag null (max_total_lag 0); not caught up: orders/0: no commit while a member reads it") {
 		t.Fatalf("a member without a commit: got %v", err)
 	}
 }

@@ -20,6 +20,7 @@ var Speaks = map[int16]Versions{
 	kmsg.ShareGroupDescribe.Int16():        {0, 1}, // KIP-932
 	kmsg.StreamsGroupDescribe.Int16():      {0, 0}, // KIP-1071; v1 adds a field the provider does not send
 	kmsg.DescribeShareGroupOffsets.Int16(): {0, 1}, // KIP-932; v1 answers the lag: ShareGroupLagVersion
+	kmsg.DescribeLogDirs.Int16():           {0, 4}, // every topic a broker holds: what the principal may not see (coverage.go)
 }
 
 // Versions is a range of versions of one API.
