@@ -118,7 +118,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				Optional:    true,
 				MarkdownDescription: "Restrict the read to these topics: every partition of each, with " +
 					"`committed_offset` and `lag` `null` where the group has no commit. Default: every topic the " +
-					"group has committed offsets for or its members are assigned (again every partition of each). An empty set is an error " +
+					"group has committed offsets for or its members are assigned (again every partition of each); the read then also asks each broker which topics the principal may not see (DescribeLogDirs, DESCRIBE on the cluster), and `caught_up` is `false` where any is hidden. An empty set is an error " +
 					"(`Empty topics set`), while planning or, when it was unknown then, at the read: it would read " +
 					"nothing and show `total_lag` 0.",
 				Validators: topicSetValidators(groupOffsetsEmptyTopics),
@@ -154,17 +154,16 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The sum of the positive `lag`s, in offsets: a negative `lag` (a commit past " +
-					"the log end) does not cancel another partition's real lag, and does not count as caught up " +
-					"either: gate on every `lag >= 0` too. `null` when `uncommitted_partitions` is above 0: a member " +
-					"reads a partition from where nobody knows, so `total_lag == 0` is false. Other partitions " +
-					"without a commit (no member owns them, or they hold no record) are left out: check " +
-					"`committed_offset` for `null` to gate on them.",
+					"the log end) does not cancel another partition's real lag. `null` when `uncommitted_partitions` " +
+					"is above 0 (a member reads a partition from where nobody knows) and when `not_caught_up` has a " +
+					"`topics not seen` line, so `total_lag == 0` is false there. It leaves out partitions without a " +
+					"commit and records held behind an open transaction: gate on `caught_up`, which counts them.",
 			},
 			"caught_up":     schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 			"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: notCaughtUpDescription},
 			"max_time_lag_ms": schema.Int64Attribute{
 				Computed:            true,
-				MarkdownDescription: maxTimeLagMsDescription + " `null` too when `uncommitted_partitions` is above 0.",
+				MarkdownDescription: maxTimeLagMsDescription + " `null` too where `total_lag` is.",
 			},
 			"partitions": schema.ListNestedAttribute{
 				Computed:            true,

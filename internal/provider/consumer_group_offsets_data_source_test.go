@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -199,9 +200,14 @@ func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
 	}
 }
 
-// A principal that may DESCRIBE the group and one of its two topics: by default the broker's
-// OffsetFetch leaves the other topic out (documented), and listing it in topics is an error that
-// names Kafka's code and the ACL to grant.
+// A principal that may DESCRIBE the group and one of its two topics (issue 36's case): the group
+// has read everything of the one it may see, and is 4 behind on the other, which the broker
+// leaves out of OffsetFetch and Metadata. Without topics, the verdict must not claim the hidden
+// one: without DESCRIBE on the cluster the read cannot tell what it does not see, with it the
+// brokers' log directories show a topic it may not DESCRIBE; either way caught_up is false and
+// total_lag null, with the reason first. kafka_consumer_groups says the same. Listing the hidden
+// topic in topics is an error that names Kafka's code and the ACL to grant, in both data sources
+// (never "Topic not found").
 func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
 	t.Parallel()
 	k := acctest.Connect(t)
@@ -211,24 +217,69 @@ func TestAccConsumerGroupOffsets_limitedPrincipal(t *testing.T) {
 	group := allowed + "-group"
 	k.Produce(allowed, 0, 5)
 	k.Produce(denied, 0, 7)
-	k.CommitOffsets(group, map[string]map[int32]int64{allowed: {0: 2}, denied: {0: 3}})
+	k.CommitOffsets(group, map[string]map[int32]int64{allowed: {0: 5}, denied: {0: 3}})
+	if behind := k.GroupNotCaughtUp(group, false); !slices.Equal(behind, []string{denied + "/0"}) {
+		t.Fatalf("oracle: the group is behind on %q, want %s/0 alone", behind, denied)
+	}
 	user, password := k.LimitedUser([]string{group}, []string{allowed})
 	config := limitedGroupConfig(auth, user, password, group)
+	const addr = "data.kafka_consumer_group_offsets.test"
+	unseen := func(reason *regexp.Regexp) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("caught_up"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Null()),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("not_caught_up"),
+				knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(reason)})),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"topic": knownvalue.StringExact(allowed), "committed_offset": knownvalue.Int64Exact(5),
+					"lag": knownvalue.Int64Exact(0), "caught_up": knownvalue.Bool(true),
+				}),
+			})),
+		}
+	}
+	groups := func(args string) string {
+		return fmt.Sprintf("data \"kafka_consumer_groups\" \"readers\" {\n  %s\n}\n", args)
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:            config(""),
-				ConfigStateChecks: expectGroup(t, k, group, "Empty", []groupEntry{{allowed, 0, 2, 5}}),
+				Config: config(""),
+				ConfigStateChecks: unseen(regexp.MustCompile(`^topics not seen: cannot tell whether the provider's principal ` +
+					`may DESCRIBE every topic \(broker \d+ \(\S+\) answered DescribeLogDirs with CLUSTER_AUTHORIZATION_FAILED ` +
+					`\(error code 31\)\).*grant the principal DESCRIBE on the cluster$`)),
+			},
+			{
+				PreConfig: func() { k.AllowClusterDescribe(user, password) },
+				Config:    config("") + groups(fmt.Sprintf("group_id_regex = %q", regexp.QuoteMeta(group))),
+				ConfigStateChecks: append(unseen(hiddenTopicsReason),
+					statecheck.ExpectKnownValue("data.kafka_consumer_groups.readers", tfjsonpath.New("groups"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+							"group_id": knownvalue.StringExact(group), "caught_up": knownvalue.Bool(false),
+							"total_lag": knownvalue.Null(), "topics": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(allowed)}),
+							"not_caught_up": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(hiddenTopicsReason)}),
+						})}))),
 			},
 			{
 				Config: config(fmt.Sprintf("topics = [%q, %q]", allowed, denied)),
 				ExpectError: errorLike("Kafka broker refused the request", fmt.Sprintf("topic %q", denied),
 					"TOPIC_AUTHORIZATION_FAILED (error code 29)", fmt.Sprintf("needs the ACL operation DESCRIBE on topic %q", denied)),
 			},
+			{
+				Config: limitedProvider(auth, user, password) + groups(fmt.Sprintf("topics = [%q]", denied)),
+				ExpectError: errorLike("Kafka broker refused the request", fmt.Sprintf("topic %q", denied),
+					"TOPIC_AUTHORIZATION_FAILED (error code 29)", fmt.Sprintf("needs the ACL operation DESCRIBE on topic %q", denied)),
+			},
 		},
 	})
 }
+
+// hiddenTopicsReason is the verdict's first reason where the principal may not DESCRIBE a topic
+// of the cluster and the read names no topics.
+var hiddenTopicsReason = regexp.MustCompile(`^topics not seen: the provider's principal may not DESCRIBE \d+ topics? ` +
+	`of the cluster \(.*\), which Kafka leaves out of the read, so the group may read them unseen: set topics to the ` +
+	`topics the group reads, or grant the principal DESCRIBE on those topics$`)
 
 // Commits outside the log on a real broker: kadm commits 15 on a 10-record partition (Apache Kafka
 // accepts an admin commit past the high watermark) and 2 on a partition whose log DeleteRecords

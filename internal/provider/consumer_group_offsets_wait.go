@@ -364,7 +364,7 @@ func logWaiting(ctx context.Context, p groupProgress, r progressRate, elapsed ti
 	fields := map[string]any{
 		"total_lag": p.totalLag, "max_time_lag_ms": optionalMs(p.maxTimeLag), "partitions_behind": len(p.behind),
 		"partitions_at_unknown_positions": len(p.unknown),
-		"elapsed": elapsed.Round(time.Second).String(),
+		"elapsed":                         elapsed.Round(time.Second).String(),
 	}
 	if r.known {
 		fields["committed_offsets_per_second"] = fmt.Sprintf("%.1f", r.commitsPerSecond)

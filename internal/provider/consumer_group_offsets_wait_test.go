@@ -14,6 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -207,8 +210,35 @@ func TestAccConsumerGroupOffsets_waitTimesOut(t *testing.T) {
 			ExpectError: errorLike("Consumer group has not caught up",
 				fmt.Sprintf("consumer group %q did not catch up within the wait timeout of 3s", group),
 				"total_lag 4 (max_total_lag 1)",
-				fmt.Sprintf("partitions behind: %s/0 (committed 1, latest 5, lag 4)", topic),
-				fmt.Sprintf("partitions without a commit: %s/1 (latest 0)", topic)),
+				fmt.Sprintf("not caught up: %s/0: lag 4 (committed_offset 1, latest_offset 5). Raise", topic)),
+		}},
+	})
+}
+
+// The wait ends when caught_up says so (issue 36): group gw has committed partition 0 to its end
+// and has no commit on partition 1, which has never held a record (franz-go's and librdkafka's
+// consumers commit only the partitions they read). The verdict is caught up, and so the wait
+// returns at its first read, with the same verdict.
+func TestAccConsumerGroupOffsets_waitAgreesWithCaughtUp(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	group := topic + "-gw"
+	k.Produce(topic, 0, 5)
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 5}})
+	if behind := k.GroupNotCaughtUp(group, false, topic); behind == nil || len(behind) != 0 {
+		t.Fatalf("oracle: %s is behind on %q, want caught up", group, behind)
+	}
+	const addr = "data.kafka_consumer_group_offsets.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: waitConfig(t, group, topic, `timeout = "5s"
+    poll_interval = "1s"`),
+			ConfigStateChecks: append(verdictOracle{k, group, false, []string{topic}}.stateChecks(addr),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtSliceIndex(1).AtMapKey("committed_offset"), knownvalue.Null()),
+			),
 		}},
 	})
 }

@@ -93,10 +93,10 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		"end does not cancel a backlog elsewhere. For a share group, the sum of its " +
 		"share-partition lags as `kafka_consumer_group_offsets` reads them (the gating guide's " +
 		"\"What lag means for each kind of group\" gives the Kafka versions). `null` when " +
-		"`uncommitted_partitions` is above 0: the group lags by an amount nobody knows, so " +
-		"`total_lag == 0` is false."},
+		"`uncommitted_partitions` is above 0 (the group lags by an amount nobody knows) and when " +
+		"`not_caught_up` has a `topics not seen` line, so `total_lag == 0` is false there."},
 	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +
-		"over every partition of `topics` (the group's): `null` too when `uncommitted_partitions` is above 0, " +
+		"over every partition of `topics` (the group's): `null` too where `total_lag` is, " +
 		"and where a partition holds records but no commit of the group (a partition added since it " +
 		"committed). " + maxTimeLagMsDescription},
 }}
@@ -131,7 +131,9 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 					"topics (a committed offset there, members assigned one of its partitions " +
 					"now, or subscribed to it: see `listed_because`), and only these topics in " +
 					"each group's `topics` and `total_lag`; each topic must exist. Default: " +
-					"every group, over every topic it has commits on or is assigned. An empty " +
+					"every group, over every topic it has commits on or is assigned, and the " +
+					"read asks each broker which topics the principal may not see (DescribeLogDirs): " +
+					"where any is hidden, no group is `caught_up`. An empty " +
 					"set is an error (`Empty topics set`), while planning or, when it was " +
 					"unknown then, at the read: it would select no group.",
 				Validators: topicSetValidators(consumerGroupsEmptyTopics),

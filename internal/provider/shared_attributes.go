@@ -142,19 +142,17 @@ const uncommittedPartitionsDescription = "How many partitions of these topics th
 	"lag: the group starts there with none, wherever it starts."
 
 // caughtUpDescription and notCaughtUpDescription are the verdict attributes of the group data
-// sources (kafkaclient/caught_up.go).
+// sources (kafkaclient/verdict.go): one rule, so both say the same of one group.
 const (
-	caughtUpDescription = "The verdict to gate on, never `null`: `true` only when every " +
-		"partition of the topics read has a commit inside the log with `lag` 0 (a share group: " +
-		"share-partition lag 0), or has no commit and holds no record. Anything else is `false`, " +
-		"each reason in `not_caught_up`: a `lag` above 0, a commit past the log end or before " +
-		"the log start, no commit where records wait (a partition added since the group " +
-		"committed, a member that has not committed yet), no partition at all. A precondition is " +
-		"one expression, `condition = ….caught_up` with `error_message = join(\"; \", " +
-		"….not_caught_up)`: the gating guide's \"Caught up, in one value\" says why `total_lag == " +
-		"0` is not enough."
-	notCaughtUpDescription = "Why `caught_up` is `false`, one line per partition, sorted by topic then " +
-		"partition, each starting with `topic/partition: ` (one line starting `no partition: ` where none was " +
-		"read); empty (`[]`, never `null`) when it is `true`. Safe " +
-		"to interpolate in an `error_message`: `join(\"; \", ….not_caught_up)`."
+	caughtUpDescription = "The verdict to gate on, never `null`: `true` only when every partition of the " +
+		"topics read has a commit at the high watermark (a share group: share-partition lag 0), or has no commit " +
+		"and holds no record, and the read saw every topic it covers. Anything else is `false`, each reason in " +
+		"`not_caught_up`: a `lag` above 0, records held behind an open transaction (under `read_committed`), a " +
+		"commit outside the log, no commit where records wait, no partition at all, or, without `topics`, a topic " +
+		"of the cluster the principal may not DESCRIBE (or the principal may not DESCRIBE the cluster, so the read " +
+		"cannot tell), since Kafka leaves such topics out of the read; the gating guide has every case."
+	notCaughtUpDescription = "Why `caught_up` is `false`, one line per reason: first `topics not seen: ` where the " +
+		"read could not see every topic, then one per partition, sorted by topic then partition, each starting " +
+		"with `topic/partition: ` (one line starting `no partition: ` where none was read); empty (`[]`, never " +
+		"`null`) when it is `true`. Safe to interpolate in an `error_message`: `join(\"; \", ….not_caught_up)`."
 )

@@ -244,7 +244,7 @@ func TestAccConsumerGroupOffsets_timeLagWithoutRead(t *testing.T) {
 					fmt.Sprintf("needs the ACL operation READ on topic %q", topic), "set fetch_timestamps = false"),
 			},
 			{
-				Config:            config(""),
+				Config:            config(fmt.Sprintf("topics = [%q]", topic)),
 				ConfigStateChecks: expectGroup(t, k, group, "Empty", []groupEntry{{topic, 0, 2, 5}}),
 			},
 		},
