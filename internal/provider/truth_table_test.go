@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -22,6 +23,9 @@ import (
 // does, the recipes run as written (their group and topic renamed) and the plain expressions the
 // docs name. Every cell is asserted on the broker, next to kadm's (or Kafka's own tools') view of
 // the same group (acctest.GroupNotCaughtUp); TestTruthTableInGuide holds the guide to this table.
+// Every row also goes through the three readers of a group's verdict (issue 36):
+// kafka_consumer_group_offsets, kafka_consumer_groups and the wait block must say the same verdict,
+// the same reasons and the same time lag.
 
 // truthRow is what the gates do in one reader state. Expressions: "true", "false" or "error"
 // (Terraform refuses to evaluate it: a null compared; or the read fails). Recipes: "passes",
@@ -35,12 +39,15 @@ type truthRow struct {
 // readerState arranges one state on a topic of 2 partitions whose records are an hour old
 // (offsets 0-2 on partition 0, 0 on partition 1), for group; share and streams say what kind of
 // group it is; limited reads as a principal that may DESCRIBE the topic, not the group nor the
-// cluster.
+// cluster; hidden reads without topics as a principal that may DESCRIBE the cluster, the group and
+// the topic, and not the other topic the group reads (topic + "-hidden"); readCommitted reads the
+// expressions under isolation_level = "read_committed".
 type readerState struct {
-	name                   string
-	share, stream, limited bool
-	arrange                func(k *acctest.Kafka, topic, group string)
-	want                   truthRow
+	name                           string
+	share, stream, limited, hidden bool
+	readCommitted                  bool
+	arrange                        func(k *acctest.Kafka, topic, group string)
+	want                           truthRow
 }
 
 var (
@@ -89,6 +96,22 @@ var readerStates = []readerState{
 	{name: "streams group, caught up", stream: true, want: caughtUpRow, arrange: func(k *acctest.Kafka, topic, group string) {
 		k.StreamsReader(group, topic, true)()
 	}},
+	{name: "read_committed, at the last stable offset, records held behind an open transaction", readCommitted: true,
+		want: truthRow{"false", "true", "true", "false", "false", "false", "warns", "blocks", "passes"},
+		arrange: func(k *acctest.Kafka, topic, group string) {
+			// Offsets 3-4 in a transaction left open, 5 a plain record behind it: the last stable
+			// offset is 3, the high watermark 6 (kafka-consumer-groups.sh: LAG 3).
+			k.Transaction(k.Transactional(topic+"-txn"), topic, 0, 2, nil)
+			k.ProduceAt(topic, 0, time.Now().Add(-time.Hour))
+			k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 3, 1: 1}})
+		}},
+	{name: "read without topics, behind on a topic the principal may not describe", hidden: true,
+		want: truthRow{"false", "false", "error", "false", "false", "false", "passes", "passes", "passes"},
+		arrange: func(k *acctest.Kafka, topic, group string) {
+			hidden := k.CreateTopic(topic+"-hidden", 1, nil)
+			k.Produce(hidden, 0, 3)
+			k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 3, 1: 1}, hidden: {0: 0}})
+		}},
 	{name: "behind, read by a principal that may not describe the group", limited: true,
 		want: truthRow{"error", "error", "error", "error", "error", "error", "warns", "errors", "errors"},
 		arrange: func(k *acctest.Kafka, topic, group string) {
@@ -120,12 +143,21 @@ func TestAccGatingTruthTable(t *testing.T) {
 				_, v2[p] = k.Offsets(topic, p)
 			}
 			k.CommitOffsets(group+"-v2", map[string]map[int32]int64{topic: v2})
-			if caught := k.GroupNotCaughtUp(group, s.share, topic); (len(caught) == 0) != (s.want.caughtUp == "true") {
+			var oracleTopics []string // the hidden row's read names none: the oracle sees every topic
+			if !s.hidden {
+				oracleTopics = []string{topic}
+			}
+			if caught := k.GroupNotCaughtUp(group, s.share, oracleTopics...); (len(caught) == 0) != (s.want.caughtUp == "true") {
 				t.Fatalf("oracle: the partitions where %s has not caught up are %q; the table says caught_up = %s", group, caught, s.want.caughtUp)
 			}
 			provider := "provider \"kafka\" {}" // the recipes': KAFKA_BOOTSTRAP_SERVERS
-			if s.limited {
+			switch {
+			case s.limited:
 				user, password := k.LimitedUser(nil, []string{topic})
+				provider = limitedProvider(acctest.Auth(t), user, password)
+			case s.hidden:
+				user, password := k.LimitedUser([]string{group, group + "-v2"}, []string{topic})
+				k.AllowClusterDescribe(user, password)
 				provider = limitedProvider(acctest.Auth(t), user, password)
 			}
 			runTruthRow(t, k, s, topic, group, provider)
@@ -133,21 +165,36 @@ func TestAccGatingTruthTable(t *testing.T) {
 	}
 }
 
-// runTruthRow asserts one row: the expressions in one plan, then each recipe.
+// runTruthRow asserts one row: the expressions in one plan, then the wait, then each recipe.
 func runTruthRow(t *testing.T, k *acctest.Kafka, s readerState, topic, group, provider string) {
 	verdict := verdictOracle{k, group, s.share, []string{topic}}
 	expressions := resource.TestStep{
-		Config: truthExpressionsConfig(topic, group, provider),
+		Config: truthExpressionsConfig(s, topic, group, provider),
 		ConfigStateChecks: append(verdict.stateChecks("data.kafka_consumer_group_offsets.g"),
 			outputIs("caught_up", s.want.caughtUp), outputIs("total_lag_zero", s.want.totalLagZero),
 			outputIs("time_lag_within", s.want.timeLagWithin), outputIs("groups_caught_up", s.want.groupsCaughtUp),
-			outputIs("no_readers", s.want.noReaders), outputIs("drained", s.want.drained)),
+			outputIs("no_readers", s.want.noReaders), outputIs("drained", s.want.drained),
+			outputIs("same_reasons", "true"), outputIs("same_time_lag", "true")),
 	}
 	refused := regexp.MustCompile(`(?s)(Kafka broker refused the request.*GROUP_AUTHORIZATION_FAILED|Not authorized to list every consumer group)`)
-	if s.want.caughtUp == "error" { // every read fails: the plan stops at the first
+	wait := resource.TestStep{Config: truthWaitConfig(s, topic, group, provider)}
+	switch {
+	case s.want.caughtUp == "error": // every read fails: the plan stops at the first
 		expressions.ConfigStateChecks, expressions.ExpectError = nil, refused
+		wait.ExpectError = refused
+	case s.hidden: // the oracle over the named topic says caught up; the verdict covers every topic
+		expressions.ConfigStateChecks = append(expressions.ConfigStateChecks[2:], unseenVerdict("data.kafka_consumer_group_offsets.g"))
+		wait.ExpectError = waitBlocked(`topics\s+not\s+seen:\s+the\s+provider's\s+principal\s+may\s+not\s+DESCRIBE`)
+	case s.want.caughtUp == "true":
+		wait.ConfigStateChecks = verdict.stateChecks("data.kafka_consumer_group_offsets.w")
+	default: // the wait names every partition the oracle names, as not_caught_up does
+		var names []string
+		for _, p := range k.GroupNotCaughtUp(group, s.share, topic) {
+			names = append(names, regexp.QuoteMeta(p)+`:`)
+		}
+		wait.ExpectError = waitBlocked(strings.Join(names, `.*`))
 	}
-	steps := []resource.TestStep{expressions}
+	steps := []resource.TestStep{expressions, wait}
 	blocked := func(what string) *regexp.Regexp {
 		return regexp.MustCompile(`(?s)Resource precondition failed.*` + regexp.QuoteMeta(group) + `\S*\s+` + what)
 	}
@@ -182,24 +229,53 @@ func runTruthRow(t *testing.T, k *acctest.Kafka, s readerState, topic, group, pr
 	resource.Test(t, resource.TestCase{Steps: steps})
 }
 
+// waitBlocked is the wait's error, naming what keeps the group from having caught up.
+func waitBlocked(what string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)Consumer group has not caught up.*did\s+not\s+catch\s+up.*not\s+caught\s+up:.*` + what)
+}
+
+// unseenVerdict: the read saw not every topic the group reads, and says so first.
+func unseenVerdict(addr string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, tfjsonpath.New("not_caught_up"),
+		knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(hiddenTopicsReason)}))
+}
+
+// truthSelection is the arguments of a row's group reads: its topic (none for the hidden row,
+// whose point is a read without topics) and its isolation level.
+func truthSelection(s readerState, topic string) string {
+	args := ""
+	if !s.hidden {
+		args = fmt.Sprintf("topics = [%q]\n", topic)
+	}
+	if s.readCommitted {
+		args += "isolation_level = \"read_committed\"\n"
+	}
+	return args
+}
+
 // truthExpressionsConfig evaluates the plain expressions the docs name, each to "true", "false",
-// or "error" where Terraform refuses it.
-func truthExpressionsConfig(topic, group, provider string) string {
+// or "error" where Terraform refuses it; and whether kafka_consumer_group_offsets and
+// kafka_consumer_groups give the same reasons and the same time lag (a second apart at most).
+func truthExpressionsConfig(s readerState, topic, group, provider string) string {
 	return provider + fmt.Sprintf(`
 data "kafka_consumer_group_offsets" "g" {
   group_id         = %[2]q
-  topics           = [%[1]q]
   fetch_timestamps = true
+  %[3]s
 }
 data "kafka_consumer_groups" "readers" {
-  topics = [%[1]q]
+  fetch_timestamps = true
+  %[3]s
+  %[4]s
 }
 data "kafka_topic_offsets" "t" {
   topic = %[1]q
 }
 locals {
   g       = data.kafka_consumer_group_offsets.g
-  listed  = [for r in data.kafka_consumer_groups.readers.groups : r.caught_up if r.group_id == %[2]q]
+  entries = [for r in data.kafka_consumer_groups.readers.groups : r if r.group_id == %[2]q]
+  listed  = [for r in local.entries : r.caught_up]
+  other   = length(local.entries) == 0 ? null : local.entries[0]
 }
 output "caught_up" { value = tostring(local.g.caught_up) }
 output "total_lag_zero" { value = can(local.g.total_lag == 0) ? tostring(local.g.total_lag == 0) : "error" }
@@ -207,7 +283,37 @@ output "time_lag_within" { value = can(local.g.max_time_lag_ms <= 60000) ? tostr
 output "groups_caught_up" { value = length(local.listed) == 0 ? "not listed" : tostring(local.listed[0]) }
 output "no_readers" { value = tostring(length(data.kafka_consumer_groups.readers.groups) == 0) }
 output "drained" { value = tostring(data.kafka_topic_offsets.t.message_count == 0) }
-`, topic, group)
+output "same_reasons" { value = tostring(local.other != null && jsonencode(local.g.not_caught_up) == jsonencode(try(local.other.not_caught_up, null))) }
+output "same_time_lag" {
+  value = tostring(local.other != null && (local.g.max_time_lag_ms == null ? try(local.other.max_time_lag_ms, 0) == null : (
+    try(local.other.max_time_lag_ms, null) != null && abs(local.g.max_time_lag_ms - try(local.other.max_time_lag_ms, 0)) < 5000)))
+}
+`, topic, group, truthSelection(s, topic), groupsOnly(s, group))
+}
+
+// groupsOnly is, for the hidden row's principal, which may DESCRIBE its own groups only, the
+// selection of its group: kafka_consumer_groups without topics reads every group otherwise.
+func groupsOnly(s readerState, group string) string {
+	if !s.hidden {
+		return ""
+	}
+	return fmt.Sprintf("group_id_regex = %q", regexp.QuoteMeta(group))
+}
+
+// truthWaitConfig reads the row's group with a wait block that gives up after 2 s: it returns at
+// once where the verdict is caught up, and fails naming the verdict's reasons where it is not.
+func truthWaitConfig(s readerState, topic, group, provider string) string {
+	return provider + fmt.Sprintf(`
+data "kafka_consumer_group_offsets" "w" {
+  group_id         = %q
+  fetch_timestamps = true
+  %s
+  wait {
+    timeout       = "2s"
+    poll_interval = "1s"
+  }
+}
+`, group, truthSelection(s, topic))
 }
 
 func outputIs(name, want string) statecheck.StateCheck {
