@@ -58,6 +58,13 @@ var (
 				p.MaxTimestampOffset, p.MaxTimestamp = &o, &ts
 			}
 		}}
+	// lastWriteLookup is maxTimestampLookup under read_uncommitted whatever the read's isolation
+	// level: the last write, open transactions' records included.
+	lastWriteLookup = func() lookup {
+		l := maxTimestampLookup
+		l.op, l.uncommitted = "ListOffsets (max timestamp, read_uncommitted)", true
+		return l
+	}()
 	latestLookup = lookup{timestamp: wire.TimestampLatest, op: "ListOffsets (latest)", order: 6,
 		set: func(p *PartitionOffsets, o, _ int64) { p.Latest = o }}
 	// highWatermarkLookup is latest under read_uncommitted whatever the read's isolation level,
@@ -104,8 +111,11 @@ func lookups(req OffsetsRequest) []lookup {
 		l.timestamp = *req.TimestampMs
 		out = append(out, l)
 	}
-	if req.MaxTimestamp {
+	switch {
+	case req.MaxTimestamp:
 		out = append(out, maxTimestampLookup)
+	case req.LastWrite:
+		out = append(out, lastWriteLookup)
 	}
 	out = append(out, latestLookup)
 	if req.HighWatermark && req.Isolation == ReadCommitted {

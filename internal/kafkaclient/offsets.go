@@ -28,8 +28,12 @@ type OffsetsRequest struct {
 	// it (milliseconds since the Unix epoch, 0 or more: negative values are ListOffsets' special
 	// timestamps and are refused).
 	TimestampMs *int64
-	// MaxTimestamp also asks for the record with the largest timestamp (KIP-734; Kafka 3.0+).
+	// MaxTimestamp also asks for the record with the largest timestamp (KIP-734; Kafka 3.0+),
+	// under the request's isolation level: under read_committed, below the last stable offset.
 	MaxTimestamp bool
+	// LastWrite asks what MaxTimestamp does, under read_uncommitted whatever the isolation level:
+	// a record in an open transaction is a write too. Not with MaxTimestamp.
+	LastWrite bool
 	// TieredOffsets also asks for the tiered-storage offsets (KIP-405), of each leader that
 	// serves them (EarliestLocal and the others stay nil where it does not).
 	TieredOffsets bool
@@ -214,7 +218,7 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 	}
 	if o := p.MaxTimestampOffset; o != nil {
 		switch {
-		case *o >= p.Latest:
+		case *o >= p.Latest && (!req.LastWrite || req.Isolation == ReadUncommitted): // read_committed: Latest is the LSO
 			return inconsistent("max timestamp offset", *o)
 		case *o < p.Earliest:
 			p.MaxTimestampOffset, p.MaxTimestamp = nil, nil

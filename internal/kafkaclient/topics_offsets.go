@@ -16,14 +16,32 @@ type TopicsOffsetsRequest struct {
 	// __transaction_state, ...), which Metadata marks as internal.
 	IncludeInternal bool
 	Isolation       Isolation
+	// LastWrite also reads each partition's record with the largest timestamp
+	// (OffsetsRequest.LastWrite): one more ListOffsets request per leader.
+	LastWrite bool
 }
 
 // TopicOffsets is one selected topic's partitions.
 type TopicOffsets struct {
 	Name     string
 	Internal bool
-	// Partitions are sorted by partition, with Earliest and Latest.
+	// Partitions are sorted by partition, with Earliest and Latest (and with LastWrite, the max
+	// timestamp).
 	Partitions []PartitionOffsets
+}
+
+// LastWriteMs is the largest record timestamp of partitions (their MaxTimestamp), in milliseconds
+// since the Unix epoch: the time of the topic's last write, as its producers (CreateTime) or its
+// brokers (LogAppendTime) stamped it. nil where no partition has one: no record, or none with a
+// timestamp.
+func LastWriteMs(partitions []PartitionOffsets) *int64 {
+	var last *int64
+	for _, p := range partitions {
+		if p.MaxTimestamp != nil && (last == nil || *p.MaxTimestamp > *last) {
+			last = p.MaxTimestamp
+		}
+	}
+	return last
 }
 
 // TopicsOffsets reads the earliest and latest offsets of every partition of the selected topics,
@@ -50,7 +68,7 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		if err != nil {
 			return err
 		}
-		offsets, err := ofs.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation}, leaders)
+		offsets, err := ofs.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation, LastWrite: req.LastWrite}, leaders)
 		if err != nil {
 			return err
 		}

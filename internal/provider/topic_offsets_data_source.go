@@ -36,6 +36,7 @@ func topicPartitionAttrs(p kafkaclient.PartitionOffsets) tfAttrs {
 		"earliest_offset":  tfInt64(p.Earliest),
 		"latest_offset":    tfInt64(p.Latest),
 		"timestamp_offset": tfInt64OrNull(p.TimestampOffset),
+		"last_write_time":  tfTime(p.MaxTimestamp),
 	}, p)
 }
 
@@ -49,6 +50,7 @@ var topicPartitionObject = schema.NestedAttributeObject{Attributes: withTieredOf
 	"timestamp_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "With " +
 		"`timestamp` set, the first offset whose record timestamp is at or after it; `null` when " +
 		"no record is that late (a consumer would start at `latest_offset`) or without `timestamp`."},
+	"last_write_time": lastWriteTimeAttribute("The partition's last write"),
 })}
 
 func (d *TopicOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -61,11 +63,13 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
 			"partition so that a second plan shows no diff.",
 		Attributes: map[string]schema.Attribute{
-			"topic":           topicAttribute(),
-			"isolation_level": isolationLevelAttribute(),
-			"timestamp":       timestampAttribute(),
-			"tiered_offsets":  tieredOffsetsAttribute(),
-			"partition_count": partitionCountAttribute(),
+			"topic":                 topicAttribute(),
+			"isolation_level":       isolationLevelAttribute(),
+			"timestamp":             timestampAttribute(),
+			"tiered_offsets":        tieredOffsetsAttribute(),
+			"fetch_last_write_time": fetchLastWriteTimeAttribute(),
+			"last_write_time":       lastWriteTimeAttribute("The topic's last write, over its partitions"),
+			"partition_count":       partitionCountAttribute(),
 			"message_count": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The sum over partitions of `latest_offset - earliest_offset`. Exact only for " +
@@ -91,6 +95,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
 	timestamp := configValue[timetypes.RFC3339](ctx, req.Config, "timestamp", &resp.Diagnostics)
 	tiered := configValue[types.Bool](ctx, req.Config, "tiered_offsets", &resp.Diagnostics)
+	lastWrite := configValue[types.Bool](ctx, req.Config, "fetch_last_write_time", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
@@ -99,6 +104,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		Isolation:     isolation(isolationLevel),
 		TimestampMs:   timestampMs(timestamp, path.Root("timestamp"), &resp.Diagnostics),
 		TieredOffsets: tiered.ValueBool(),
+		LastWrite:     lastWrite.ValueBool(),
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -121,6 +127,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	setState(&resp.State, tfAttrs{
 		"partition_count": tfInt64(int64(len(res))),
 		"message_count":   tfInt64(total),
+		"last_write_time": tfTime(kafkaclient.LastWriteMs(res)),
 		"partitions":      tfNestedList(topicPartitionType, res, topicPartitionAttrs),
 	})
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 	"time"
 
@@ -37,7 +38,7 @@ func expectTopic(t *testing.T, k *acctest.Kafka, topic string, want [][2]int64) 
 	)
 	for p, w := range want {
 		checks = append(checks, oracleAgrees{t: t, k: k, topic: topic, partition: int32(p), earliest: w[0], latest: w[1]})
-		entries = append(entries, knownvalue.ObjectExact(withoutTieredOffsets(map[string]knownvalue.Check{
+		entries = append(entries, knownvalue.ObjectExact(withoutOptIns(map[string]knownvalue.Check{
 			"partition":        knownvalue.Int64Exact(int64(p)),
 			"earliest_offset":  knownvalue.Int64Exact(w[0]),
 			"latest_offset":    knownvalue.Int64Exact(w[1]),
@@ -143,7 +144,7 @@ func TestAccTopicOffsets_timestamp(t *testing.T) {
 		oracleSays{fmt.Sprintf("partition %d offset at %s", p, at), func() int64 { o, _ := k.ListOffset(topic, p, at.UnixMilli(), 0); return o }, want}.check(t)
 	}
 	entry := func(p, latest int64, ts knownvalue.Check) knownvalue.Check {
-		return knownvalue.ObjectExact(withoutTieredOffsets(map[string]knownvalue.Check{
+		return knownvalue.ObjectExact(withoutOptIns(map[string]knownvalue.Check{
 			"partition": knownvalue.Int64Exact(p), "earliest_offset": knownvalue.Int64Exact(0),
 			"latest_offset": knownvalue.Int64Exact(latest), "timestamp_offset": ts,
 		}))
@@ -195,4 +196,74 @@ func BenchmarkReadTopicOffsets10k(b *testing.B) {
 	if _, err := srv.StopProvider(context.Background(), &tfprotov6.StopProviderRequest{}); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// last_write_time (issue 37): the largest record timestamp of each partition and of the topic,
+// opt-in, as the broker answers ListOffsets -3 under read_uncommitted (kadm's view through
+// acctest.ListOffset): partition 0 holds two records stamped an hour and a minute ago, partition
+// 1 none, partition 2 a record of a transaction still open, which a read_committed read counts as
+// a write all the same. kafka_topics_offsets gives the topic's the same; without the opt-in
+// nothing is read and both are null.
+func TestAccTopicOffsets_lastWriteTime(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
+	hourAgo := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	k.ProduceAt(topic, 0, hourAgo, hourAgo.Add(59*time.Minute))
+	k.Transaction(k.Transactional(topic+"-txn"), topic, 2, 1, nil)
+	stamp := func(p int32) knownvalue.Check {
+		if _, ts := k.ListOffset(topic, p, -3, 0); ts >= 0 {
+			return knownvalue.StringExact(time.UnixMilli(ts).UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+		}
+		return knownvalue.Null()
+	}
+	if _, ts := k.ListOffset(topic, 0, -3, 0); ts != hourAgo.Add(59*time.Minute).UnixMilli() {
+		t.Fatalf("oracle: partition 0's max timestamp %d, want the second record's", ts)
+	}
+	_, open := k.ListOffset(topic, 2, -3, 0)
+	if _, committedOnly := k.ListOffset(topic, 2, -3, 1); committedOnly != -1 || open < 0 {
+		t.Fatalf("oracle: partition 2's max timestamp read_committed %d, read_uncommitted %d; want -1 and the open record's", committedOnly, open)
+	}
+	const addr = "data.kafka_topic_offsets.test"
+	config := func(optIn bool) string {
+		return acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_topic_offsets" "test" {
+  topic                 = %[1]q
+  isolation_level       = "read_committed"
+  fetch_last_write_time = %[2]v
+}
+data "kafka_topics_offsets" "test" {
+  name_regex            = %[3]q
+  fetch_last_write_time = %[2]v
+}
+`, topic, optIn, regexp.QuoteMeta(topic))
+	}
+	partitionTime := func(p int, want knownvalue.Check) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtSliceIndex(p).AtMapKey("last_write_time"), want)
+	}
+	topicsTime := func(want knownvalue.Check) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue("data.kafka_topics_offsets.test",
+			tfjsonpath.New("topics").AtSliceIndex(0).AtMapKey("last_write_time"), want)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config(true),
+				ConfigStateChecks: []statecheck.StateCheck{
+					partitionTime(0, stamp(0)), partitionTime(1, knownvalue.Null()), partitionTime(2, stamp(2)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("last_write_time"), stamp(2)), // the open record is the latest
+					topicsTime(stamp(2)),
+				},
+			},
+			{
+				Config: config(false),
+				ConfigStateChecks: []statecheck.StateCheck{
+					partitionTime(0, knownvalue.Null()), partitionTime(2, knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("last_write_time"), knownvalue.Null()),
+					topicsTime(knownvalue.Null()),
+				},
+			},
+		},
+	})
 }

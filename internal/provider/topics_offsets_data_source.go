@@ -34,6 +34,7 @@ func topicsOffsetsTopicAttrs(t topicsOffsetsTopic) tfAttrs {
 		"partition_count": tfInt64(int64(len(t.Partitions))),
 		"message_count":   tfInt64(t.messageCount),
 		"internal":        tfBool(t.Internal),
+		"last_write_time": tfTime(kafkaclient.LastWriteMs(t.Partitions)),
 	}
 }
 
@@ -51,7 +52,8 @@ var topicsOffsetsTopicObject = schema.NestedAttributeObject{Attributes: map[stri
 		"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
 		"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +
 		"exactly when the topic is drained."},
-	"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
+	"internal":        schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
+	"last_write_time": lastWriteTimeAttribute("The topic's last write, over its partitions"),
 }}
 
 // topicsOffsetsTopicType is the Terraform type of an entry of topics.
@@ -80,7 +82,8 @@ func (d *TopicsOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 				MarkdownDescription: "Also select Kafka's internal topics, which Metadata marks as internal " +
 					"(`__consumer_offsets`, `__transaction_state`, `__share_group_state`). Default `false`.",
 			},
-			"isolation_level": isolationLevelAttribute(),
+			"isolation_level":       isolationLevelAttribute(),
+			"fetch_last_write_time": fetchLastWriteTimeAttribute(),
 			"topics": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "One entry per selected topic, sorted by name.",
@@ -98,10 +101,12 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 	nameRegex := configValue[types.String](ctx, req.Config, "name_regex", &resp.Diagnostics)
 	includeInternal := configValue[types.Bool](ctx, req.Config, "include_internal", &resp.Diagnostics)
 	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
+	lastWrite := configValue[types.Bool](ctx, req.Config, "fetch_last_write_time", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
-	q := kafkaclient.TopicsOffsetsRequest{IncludeInternal: includeInternal.ValueBool(), Isolation: isolation(isolationLevel)}
+	q := kafkaclient.TopicsOffsetsRequest{IncludeInternal: includeInternal.ValueBool(), Isolation: isolation(isolationLevel),
+		LastWrite: lastWrite.ValueBool()}
 	q.Name = wholeMatch(nameRegex, path.Root("name_regex"), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

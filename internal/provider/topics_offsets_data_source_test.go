@@ -45,6 +45,7 @@ func expectTopics(t *testing.T, k *acctest.Kafka, want []topicEntry) []statechec
 			"partition_count": knownvalue.Int64Exact(int64(len(e.partitions))),
 			"message_count":   knownvalue.Int64Exact(count),
 			"internal":        knownvalue.Bool(false),
+			"last_write_time": knownvalue.Null(), // fetch_last_write_time unset
 		}))
 	}
 	return append(checks, statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", tfjsonpath.New("topics"),
