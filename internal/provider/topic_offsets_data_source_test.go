@@ -176,6 +176,17 @@ data "kafka_topic_offsets" "test" {
 // framework's conversion of 10,000 partition objects into the state. make bench runs it; the
 // Terraform-level figures beside the kadm provider are tools/bench's.
 func BenchmarkReadTopicOffsets10k(b *testing.B) {
+	benchmarkReadTopicOffsets10k(b, map[string]tftypes.Value{"topic": tftypes.NewValue(tftypes.String, "wide")})
+}
+
+// BenchmarkReadTopicOffsets10kLastWriteTime is the same read with fetch_last_write_time: one more
+// ListOffsets request (max timestamp) per leader, and a last_write_time per partition.
+func BenchmarkReadTopicOffsets10kLastWriteTime(b *testing.B) {
+	benchmarkReadTopicOffsets10k(b, map[string]tftypes.Value{"topic": tftypes.NewValue(tftypes.String, "wide"),
+		"fetch_last_write_time": tftypes.NewValue(tftypes.Bool, true)})
+}
+
+func benchmarkReadTopicOffsets10k(b *testing.B, args map[string]tftypes.Value) {
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(10000, "wide"))
 	if err != nil {
 		b.Fatal(err)
@@ -183,8 +194,7 @@ func BenchmarkReadTopicOffsets10k(b *testing.B) {
 	defer c.Close()
 	servers := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, c.ListenAddrs()[0])})
 	srv, schemas := configuredServer(b, map[string]tftypes.Value{"bootstrap_servers": servers})
-	config := dynamicValue(b, schemas.DataSourceSchemas["kafka_topic_offsets"], map[string]tftypes.Value{
-		"topic": tftypes.NewValue(tftypes.String, "wide")})
+	config := dynamicValue(b, schemas.DataSourceSchemas["kafka_topic_offsets"], args)
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: "kafka_topic_offsets", Config: config})
