@@ -44,9 +44,9 @@ const (
 func groupWaitBlock() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "Wait for the group to catch up: read again every `poll_interval` " +
-			"until the lag conditions hold and every partition read has a commit with a `lag` of " +
-			"0 or more, or fail when `timeout` runs out, naming the partitions still behind, or " +
-			"earlier when `stall_timeout` says the group has stopped. A group not found yet is " +
+			"until `caught_up` is `true` (with `max_total_lag` or `max_time_lag`, until those hold and no " +
+			"partition is behind by an amount they do not measure), or fail when `timeout` runs out with " +
+			"the reasons `not_caught_up` gives, or earlier when `stall_timeout` says the group has stopped. A group not found yet is " +
 			"waited for too, the provider's `timeout` still bounds each single read, and each " +
 			"read's progress is logged at INFO (`TF_LOG=INFO`). For a wait during `apply`, give " +
 			"the data source a `depends_on` on the change that starts the drain: the gating " +
