@@ -165,7 +165,7 @@ func chaosOffsetsChecks(want []acctest.Span, copies int) []statecheck.StateCheck
 		total   int64
 	)
 	for p, w := range want {
-		entries = append(entries, knownvalue.ObjectExact(withoutOptIns(map[string]knownvalue.Check{
+		entries = append(entries, knownvalue.ObjectExact(withoutTieredOffsets(map[string]knownvalue.Check{
 			"partition":        knownvalue.Int64Exact(int64(p)),
 			"earliest_offset":  knownvalue.Int64Exact(w.Earliest),
 			"latest_offset":    knownvalue.Int64Exact(w.Latest),

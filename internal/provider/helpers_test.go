@@ -540,12 +540,10 @@ func dynamicValue(t testing.TB, schema *tfprotov6.Schema, set map[string]tftypes
 	return &dv
 }
 
-// withoutOptIns adds the attributes of a partition that need an opt-in (tiered_offsets,
-// fetch_last_write_time), null, to checks.
-func withoutOptIns(checks map[string]knownvalue.Check) map[string]knownvalue.Check {
+// withoutTieredOffsets adds the three tiered-storage attributes of a partition, null, to checks.
+func withoutTieredOffsets(checks map[string]knownvalue.Check) map[string]knownvalue.Check {
 	maps.Copy(checks, map[string]knownvalue.Check{"earliest_local_offset": knownvalue.Null(),
-		"latest_tiered_offset": knownvalue.Null(), "earliest_pending_upload_offset": knownvalue.Null(),
-		"last_write_time": knownvalue.Null()})
+		"latest_tiered_offset": knownvalue.Null(), "earliest_pending_upload_offset": knownvalue.Null()})
 	return checks
 }
 

@@ -51,7 +51,6 @@ func partition0(earliest, latest, atTime, local, tiered, pending knownvalue.Chec
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
 		"partition": knownvalue.Int64Exact(0), "earliest_offset": earliest, "latest_offset": latest, "timestamp_offset": atTime,
 		"earliest_local_offset": local, "latest_tiered_offset": tiered, "earliest_pending_upload_offset": pending,
-		"last_write_time": knownvalue.Null(),
 	})
 }
 

@@ -36,7 +36,6 @@ func topicPartitionAttrs(p kafkaclient.PartitionOffsets) tfAttrs {
 		"earliest_offset":  tfInt64(p.Earliest),
 		"latest_offset":    tfInt64(p.Latest),
 		"timestamp_offset": tfInt64OrNull(p.TimestampOffset),
-		"last_write_time":  tfTime(p.MaxTimestamp),
 	}, p)
 }
 
@@ -50,7 +49,6 @@ var topicPartitionObject = schema.NestedAttributeObject{Attributes: withTieredOf
 	"timestamp_offset": schema.Int64Attribute{Computed: true, MarkdownDescription: "With " +
 		"`timestamp` set, the first offset whose record timestamp is at or after it; `null` when " +
 		"no record is that late (a consumer would start at `latest_offset`) or without `timestamp`."},
-	"last_write_time": lastWriteTimeAttribute("The partition's last write"),
 })}
 
 func (d *TopicOffsetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

@@ -38,7 +38,7 @@ func expectTopic(t *testing.T, k *acctest.Kafka, topic string, want [][2]int64) 
 	)
 	for p, w := range want {
 		checks = append(checks, oracleAgrees{t: t, k: k, topic: topic, partition: int32(p), earliest: w[0], latest: w[1]})
-		entries = append(entries, knownvalue.ObjectExact(withoutOptIns(map[string]knownvalue.Check{
+		entries = append(entries, knownvalue.ObjectExact(withoutTieredOffsets(map[string]knownvalue.Check{
 			"partition":        knownvalue.Int64Exact(int64(p)),
 			"earliest_offset":  knownvalue.Int64Exact(w[0]),
 			"latest_offset":    knownvalue.Int64Exact(w[1]),
@@ -144,7 +144,7 @@ func TestAccTopicOffsets_timestamp(t *testing.T) {
 		oracleSays{fmt.Sprintf("partition %d offset at %s", p, at), func() int64 { o, _ := k.ListOffset(topic, p, at.UnixMilli(), 0); return o }, want}.check(t)
 	}
 	entry := func(p, latest int64, ts knownvalue.Check) knownvalue.Check {
-		return knownvalue.ObjectExact(withoutOptIns(map[string]knownvalue.Check{
+		return knownvalue.ObjectExact(withoutTieredOffsets(map[string]knownvalue.Check{
 			"partition": knownvalue.Int64Exact(p), "earliest_offset": knownvalue.Int64Exact(0),
 			"latest_offset": knownvalue.Int64Exact(latest), "timestamp_offset": ts,
 		}))
@@ -208,72 +208,66 @@ func benchmarkReadTopicOffsets10k(b *testing.B, args map[string]tftypes.Value) {
 	}
 }
 
-// last_write_time (issue 37): the largest record timestamp of each partition and of the topic,
-// opt-in, as the broker answers ListOffsets -3 under read_uncommitted (kadm's view through
-// acctest.ListOffset): partition 0 holds two records stamped an hour and a minute ago, partition
-// 1 none, partition 2 a record of a transaction still open, which a read_committed read counts as
-// a write all the same. kafka_topics_offsets gives the topic's the same; without the opt-in
-// nothing is read and both are null.
+// last_write_time (issue 37): the largest record timestamp of a topic, opt-in, as the broker
+// answers ListOffsets -3 under read_uncommitted for each partition (kadm's view through
+// acctest.ListOffset). Topic a: partition 0 holds two records stamped an hour and a minute ago,
+// partition 1 none. Topic b: a record of a transaction still open, which a read_committed read
+// counts as a write all the same. kafka_topics_offsets gives each topic's; without the opt-in
+// nothing is read and all are null.
 func TestAccTopicOffsets_lastWriteTime(t *testing.T) {
 	t.Parallel()
 	k := acctest.Connect(t)
-	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
+	a := k.CreateTopic(acctest.TopicName(t, "-a"), 2, nil)
+	b := k.CreateTopic(acctest.TopicName(t, "-b"), 1, nil)
 	hourAgo := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
-	k.ProduceAt(topic, 0, hourAgo, hourAgo.Add(59*time.Minute))
-	k.Transaction(k.Transactional(topic+"-txn"), topic, 2, 1, nil)
-	stamp := func(p int32) knownvalue.Check {
-		if _, ts := k.ListOffset(topic, p, -3, 0); ts >= 0 {
-			return knownvalue.StringExact(time.UnixMilli(ts).UTC().Format("2006-01-02T15:04:05.000Z07:00"))
-		}
-		return knownvalue.Null()
+	k.ProduceAt(a, 0, hourAgo, hourAgo.Add(59*time.Minute))
+	k.Transaction(k.Transactional(b+"-txn"), b, 0, 1, nil)
+	stamp := func(topic string) knownvalue.Check {
+		_, ts := k.ListOffset(topic, 0, -3, 0)
+		return knownvalue.StringExact(time.UnixMilli(ts).UTC().Format("2006-01-02T15:04:05.000Z07:00"))
 	}
-	if _, ts := k.ListOffset(topic, 0, -3, 0); ts != hourAgo.Add(59*time.Minute).UnixMilli() {
-		t.Fatalf("oracle: partition 0's max timestamp %d, want the second record's", ts)
+	if _, ts := k.ListOffset(a, 0, -3, 0); ts != hourAgo.Add(59*time.Minute).UnixMilli() {
+		t.Fatalf("oracle: %s/0's max timestamp %d, want the second record's", a, ts)
 	}
-	_, open := k.ListOffset(topic, 2, -3, 0)
-	if _, committedOnly := k.ListOffset(topic, 2, -3, 1); committedOnly != -1 || open < 0 {
-		t.Fatalf("oracle: partition 2's max timestamp read_committed %d, read_uncommitted %d; want -1 and the open record's", committedOnly, open)
+	if _, ts := k.ListOffset(a, 1, -3, 0); ts != -1 {
+		t.Fatalf("oracle: %s/1's max timestamp %d, want -1 (no record)", a, ts)
 	}
-	const addr = "data.kafka_topic_offsets.test"
+	if _, open := k.ListOffset(b, 0, -3, 0); open < 0 {
+		t.Fatalf("oracle: %s/0 has no max timestamp read_uncommitted", b)
+	}
+	if _, committedOnly := k.ListOffset(b, 0, -3, 1); committedOnly != -1 {
+		t.Fatalf("oracle: %s/0's max timestamp read_committed %d, want -1 (the record is in an open transaction)", b, committedOnly)
+	}
 	config := func(optIn bool) string {
 		return acctest.ProviderBlock(t) + fmt.Sprintf(`
-data "kafka_topic_offsets" "test" {
+data "kafka_topic_offsets" "a" {
   topic                 = %[1]q
+  fetch_last_write_time = %[3]v
+}
+data "kafka_topics_offsets" "both" {
+  name_regex            = "%[4]s|%[5]s"
   isolation_level       = "read_committed"
-  fetch_last_write_time = %[2]v
+  fetch_last_write_time = %[3]v
 }
-data "kafka_topics_offsets" "test" {
-  name_regex            = %[3]q
-  fetch_last_write_time = %[2]v
-}
-`, topic, optIn, regexp.QuoteMeta(topic))
+`, a, b, optIn, regexp.QuoteMeta(a), regexp.QuoteMeta(b))
 	}
-	partitionTime := func(p int, want knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtSliceIndex(p).AtMapKey("last_write_time"), want)
-	}
-	topicsTime := func(want knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue("data.kafka_topics_offsets.test",
-			tfjsonpath.New("topics").AtSliceIndex(0).AtMapKey("last_write_time"), want)
+	checks := func(wantA, wantB knownvalue.Check) []statecheck.StateCheck {
+		topics, ia, ib := "data.kafka_topics_offsets.both", 0, 1 // sorted by name
+		if b < a {
+			ia, ib = 1, 0
+		}
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.kafka_topic_offsets.a", tfjsonpath.New("last_write_time"), wantA),
+			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ia).AtMapKey("name"), knownvalue.StringExact(a)),
+			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ia).AtMapKey("last_write_time"), wantA),
+			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ib).AtMapKey("last_write_time"), wantB),
+		}
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{
-				Config: config(true),
-				ConfigStateChecks: []statecheck.StateCheck{
-					partitionTime(0, stamp(0)), partitionTime(1, knownvalue.Null()), partitionTime(2, stamp(2)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("last_write_time"), stamp(2)), // the open record is the latest
-					topicsTime(stamp(2)),
-				},
-			},
-			{
-				Config: config(false),
-				ConfigStateChecks: []statecheck.StateCheck{
-					partitionTime(0, knownvalue.Null()), partitionTime(2, knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("last_write_time"), knownvalue.Null()),
-					topicsTime(knownvalue.Null()),
-				},
-			},
+			{Config: config(true), ConfigStateChecks: checks(stamp(a), stamp(b))},
+			{Config: config(false), ConfigStateChecks: checks(knownvalue.Null(), knownvalue.Null())},
 		},
 	})
 }
