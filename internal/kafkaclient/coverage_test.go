@@ -37,8 +37,8 @@ func holdTopics(c *kfake.Cluster, topics []string, hidden ...string) {
 	})
 	c.ControlKey(int16(kmsg.Metadata), func(r kmsg.Request) (kmsg.Response, error, bool) {
 		c.KeepControl()
-		req := r.(*kmsg.MetadataRequest)
-		if len(req.Topics) != 1 || req.Topics[0].Topic == nil || !slices.Contains(hidden, *req.Topics[0].Topic) {
+		req, ok := r.(*kmsg.MetadataRequest)
+		if !ok || len(req.Topics) != 1 || req.Topics[0].Topic == nil || !slices.Contains(hidden, *req.Topics[0].Topic) {
 			return nil, nil, false
 		}
 		res := kmsg.NewPtrMetadataResponse()

@@ -12,7 +12,7 @@
 //
 // # How a read flows
 //
-// The Client is a front: each of its reads goes to a room (offsetReads, timeLags, groupReads),
+// The Client is a front: each of its reads goes to a room (offsetReads, timeLags, groupReads, producerReads),
 // and every room stands on the clusterView. A partition read (Client.Offsets, offsetReads.read)
 // goes down one layer at a time; its answers come back up.
 //
@@ -50,7 +50,7 @@
 //     cluster answered before is kept by the brokers layer, broker.DialLog.Reached),
 //     request_errors.go (a request without an answer, as a typed error), answers.go (a round
 //     trip's answer as its request's response type).
-//  4. Reads, in three rooms. offsetReads: offsets.go and topics_offsets.go (partition and topic
+//  4. Reads, in four rooms. offsetReads: offsets.go and topics_offsets.go (partition and topic
 //     offsets), lookups.go (each
 //     ListOffsets lookup, described once, and what each leader is asked), coalesce.go (the coalescer:
 //     concurrent reads share one ListOffsets per leader and lookup, their rounds waiting up to
@@ -60,11 +60,16 @@
 //     level, by natural batching: one out at a time, no waiting). groupReads: group_offsets.go
 //     (one group's commits and lag), consumer_groups.go (every group), listgroups.go,
 //     offsetfetch.go and assignments.go (the requests they share), share_groups.go (share
-//     groups: their kinds, start offsets and lags).
+//     groups: their kinds, start offsets and lags), and the two every group read judges by:
+//     verdict.go (a partition's state and the caught-up verdict, the one both group data
+//     sources and the wait take) and coverage.go (the topics a read without topics could not
+//     see: DescribeLogDirs, then Metadata by name). producerReads: producers.go (a topic's
+//     writers: DescribeProducers per leader, ListTransactions on every broker, DescribeTransactions,
+//     the hanging rule).
 //
 // Beside the layers: vocabulary.go (the terms every read speaks: topicPartition,
 // partitionLeader, how an error names partitions), client.go (Config, New, the Client front:
-// Offsets, PartitionOffsets, TopicsOffsets, GroupOffsets, ConsumerGroups, Timeout, Close), errors.go
+// Offsets, PartitionOffsets, TopicsOffsets, GroupOffsets, ConsumerGroups, TopicProducers, Timeout, Close), errors.go
 // (the typed errors of the reads),
 // the configuration builders address.go, tls_config.go, sasl_config.go, oauthbearer.go and
 // mskiam.go, and partitioner.go (PartitionForKey: Kafka's default partitioner, no request at all).

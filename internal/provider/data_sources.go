@@ -20,6 +20,7 @@ func (p *KafkaProvider) DataSources(context.Context) []func() datasource.DataSou
 		NewConsumerGroupOffsetsDataSource,
 		NewTopicsOffsetsDataSource,
 		NewConsumerGroupsDataSource,
+		NewTopicProducersDataSource,
 	}
 }
 

@@ -21,6 +21,9 @@ var Speaks = map[int16]Versions{
 	kmsg.StreamsGroupDescribe.Int16():      {0, 0}, // KIP-1071; v1 adds a field the provider does not send
 	kmsg.DescribeShareGroupOffsets.Int16(): {0, 1}, // KIP-932; v1 answers the lag: ShareGroupLagVersion
 	kmsg.DescribeLogDirs.Int16():           {0, 4}, // every topic a broker holds: what the principal may not see (coverage.go)
+	kmsg.DescribeProducers.Int16():         {0, 0}, // KIP-664, Kafka 3.0: a partition's idempotent and transactional producers
+	kmsg.ListTransactions.Int16():          {0, 1}, // KIP-664; v1 adds a duration filter (KIP-994), sent as -1: none
+	kmsg.DescribeTransactions.Int16():      {0, 0}, // KIP-664: a transactional id's state and partitions
 }
 
 // Versions is a range of versions of one API.

@@ -1,0 +1,750 @@
+package kafkaclient
+
+// A topic's writers (KIP-664, Kafka 3.0): who still writes to a topic, and which transaction
+// holds a read_committed consumer back. Each partition's leader describes the idempotent and
+// transactional producers it keeps state for (DescribeProducers); every broker lists the
+// transactions it coordinates (ListTransactions), so the broker that lists a transactional id is
+// its coordinator and is asked to describe it (DescribeTransactions). FindCoordinator is never
+// sent for a transactional id: on Apache Kafka it creates __transaction_state. A producer without
+// idempotence leaves no producer state: only the largest record timestamp (ListOffsets -3,
+// KIP-734) sees it.
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// TopicProducersRequest selects topics by name (Topics) or by a whole-name pattern (Name):
+// exactly one of the two.
+type TopicProducersRequest struct {
+	// Topics must each exist.
+	Topics []string
+	// Name must match the whole topic name (WholeMatch) of at least one topic; Kafka's internal
+	// topics are left out.
+	Name *regexp.Regexp
+}
+
+// TopicProducers is what the selected topics' partition leaders and the transaction
+// coordinators say of their writers.
+type TopicProducers struct {
+	Topics []TopicWriters // sorted by name
+	// Transactions are the transactions open on a partition of the topics, sorted by
+	// transactional id ("" first), producer id and epoch.
+	Transactions []OpenTransaction
+}
+
+// TopicWriters is one topic's partitions and what they add up to.
+type TopicWriters struct {
+	Name       string
+	Partitions []PartitionWriters // sorted by partition
+	// ActiveProducers is how many distinct producer ids the partitions' leaders describe.
+	ActiveProducers int
+	// OpenTransactions counts the Transactions with a partition of this topic open,
+	// HangingTransactions those of them that hang on a partition of this topic.
+	OpenTransactions, HangingTransactions int
+}
+
+// LastWrite is the largest record timestamp of the topic's partitions (ms); nil when none holds
+// a record.
+func (t TopicWriters) LastWrite() *int64 {
+	var last *int64
+	for _, p := range t.Partitions {
+		if p.MaxTimestamp != nil && (last == nil || *p.MaxTimestamp > *last) {
+			last = p.MaxTimestamp
+		}
+	}
+	return last
+}
+
+// PartitionWriters is one partition's ends of the log and its producers.
+type PartitionWriters struct {
+	Partition int
+	// HighWatermark and LastStableOffset are ListOffsets -1 under read_uncommitted and
+	// read_committed, read in one round: the records between them are held behind open
+	// transactions.
+	HighWatermark, LastStableOffset int64
+	// MaxTimestamp is the largest record timestamp (ListOffsets -3, read_uncommitted), in ms;
+	// nil when the partition holds no record.
+	MaxTimestamp *int64
+	Producers    []ActiveProducer // sorted by producer id, then epoch
+}
+
+// ActiveProducer is one producer the partition's leader keeps state for (DescribeProducers).
+type ActiveProducer struct {
+	ProducerID       int64
+	ProducerEpoch    int32
+	LastSequence     int32
+	LastTimestamp    *int64 // ms; nil where the broker answers -1
+	CoordinatorEpoch int32
+	// CurrentTxnStartOffset is the first offset of the producer's open transaction on the
+	// partition; nil when none is open.
+	CurrentTxnStartOffset *int64
+}
+
+// OpenTransaction is one producer id and epoch with a transaction open on partitions of the
+// selected topics, with what its coordinator says of it.
+type OpenTransaction struct {
+	ProducerID    int64
+	ProducerEpoch int32
+	Partitions    []OpenPartition // sorted by topic, partition
+	// TransactionalID is the id a coordinator lists for the producer id; "" when none does.
+	TransactionalID string
+	// State, StartTime (ms) and TimeoutMs are the coordinator's (DescribeTransactions): ""
+	// and nil when no coordinator lists the producer id, or it no longer knows the id.
+	State     string
+	StartTime *int64
+	TimeoutMs *int64
+	// Hanging: open on a partition where no coordinator keeps it open in time (KIP-664's rule,
+	// see hangingReason); Why says why, per reason with its partitions.
+	Hanging bool
+	Why     string
+}
+
+// OpenPartition is a partition where a transaction is open, from its first offset.
+type OpenPartition struct {
+	Topic       string
+	Partition   int
+	StartOffset int64
+	// Hanging: the transaction hangs on this partition (OpenTransaction.Why says why).
+	Hanging bool
+
+	why     string // hangingReason's
+	recheck bool   // the reason needs confirmHanging
+}
+
+// NoTopicMatchError: a pattern selects no topic that the principal may DESCRIBE. A read of
+// nothing would say "nobody writes", so it is an error.
+type NoTopicMatchError struct {
+	Pattern string
+}
+
+func (e *NoTopicMatchError) Error() string {
+	return fmt.Sprintf("no topic of the cluster matches the whole-name pattern %q (Metadata lists only the topics "+
+		"the provider's principal may DESCRIBE, and never Kafka's internal topics here)", e.Pattern)
+}
+
+// DescribeProducersOp is the Op of the *BrokerError for a partition DescribeProducers refused:
+// TOPIC_AUTHORIZATION_FAILED there means the principal lacks READ on the topic.
+const DescribeProducersOp = "DescribeProducers"
+
+// TopicProducers reads the writers of the selected topics within the Client's timeout: Metadata
+// (the topics named, or every topic for a pattern), ListOffsets per leader (the last stable
+// offset and high watermark in one round, then the largest record timestamp), DescribeProducers
+// per leader and, only where a transaction is open, ListTransactions on every broker filtered by
+// those producer ids and DescribeTransactions on the brokers that list them. A transaction that
+// seems to hang is confirmed by describing its partitions again.
+func (c *Client) TopicProducers(ctx context.Context, req TopicProducersRequest) (TopicProducers, error) {
+	return (&producerReads{cluster: c.cluster, offsets: c.offsets, now: time.Now}).read(ctx, req)
+}
+
+// producerReads is the room of TopicProducers; it shares the cluster view and the ListOffsets
+// rounds of the other reads.
+type producerReads struct {
+	cluster *clusterView
+	offsets *offsetReads
+	now     func() time.Time
+}
+
+func (pr *producerReads) read(ctx context.Context, req TopicProducersRequest) (TopicProducers, error) {
+	if (req.Name == nil) == (len(req.Topics) == 0) {
+		return TopicProducers{}, fmt.Errorf("select topics either by name or by a pattern")
+	}
+	ctx, cancel := context.WithTimeout(ctx, pr.cluster.cfg.Timeout)
+	defer cancel()
+	pr.cluster.cacheMetadata(ctx, req.Topics)
+	var out TopicProducers
+	err := pr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
+		leaders, err := pr.selectPartitions(ctx, req, notBefore, believe)
+		if err != nil {
+			return err
+		}
+		partitions, err := pr.readPartitions(ctx, leaders)
+		if err != nil {
+			return err
+		}
+		txns, err := pr.openTransactions(ctx, partitions, leaders)
+		if err != nil {
+			return err
+		}
+		out = assembleWriters(partitions, txns)
+		return nil
+	})
+	return out, err
+}
+
+// selectPartitions is the leader of every partition of the selected topics.
+func (pr *producerReads) selectPartitions(ctx context.Context, req TopicProducersRequest, notBefore, believe time.Time) (map[topicPartition]leader, error) {
+	out := map[topicPartition]leader{}
+	if req.Name == nil {
+		for _, topic := range req.Topics {
+			ls, err := pr.cluster.leaders(ctx, topic, nil, notBefore, believe)
+			if err != nil {
+				return nil, err
+			}
+			for p, l := range ls {
+				out[topicPartition{topic, p}] = l
+			}
+		}
+		return out, nil
+	}
+	md, err := pr.cluster.allMetadata(ctx)
+	if err != nil {
+		return nil, err
+	}
+	selected, leaders, err := selectTopics(md, TopicsOffsetsRequest{Name: req.Name})
+	if err != nil {
+		return nil, err
+	}
+	if len(selected) == 0 { // the user's pattern, without WholeMatch's anchors
+		return nil, &NoTopicMatchError{Pattern: strings.TrimSuffix(strings.TrimPrefix(req.Name.String(), "^(?:"), ")$")}
+	}
+	for _, pl := range leaders {
+		out[pl.topicPartition] = pl.leader
+	}
+	return out, nil
+}
+
+// readPartitions reads every partition's offsets and producers.
+func (pr *producerReads) readPartitions(ctx context.Context, leaders map[topicPartition]leader) (map[topicPartition]*PartitionWriters, error) {
+	pls := partitionLeaders(leaders)
+	// One round for both ends, so that the last stable offset is never above the high watermark.
+	ends, err := pr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: ReadCommitted, HighWatermark: true, latestOnly: true}, pls)
+	if err != nil {
+		return nil, err
+	}
+	// read_uncommitted: under read_committed the broker leaves out a largest timestamp at or
+	// above the last stable offset, the writes of an open transaction.
+	maxes, err := pr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: ReadUncommitted, MaxTimestamp: true}, pls)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[topicPartition]*PartitionWriters, len(leaders))
+	for topic, ps := range ends {
+		for _, p := range ps {
+			out[topicPartition{topic, p.Partition}] = &PartitionWriters{Partition: p.Partition, HighWatermark: p.HighWatermark, LastStableOffset: p.Latest}
+		}
+	}
+	for topic, ps := range maxes {
+		for _, p := range ps {
+			if w := out[topicPartition{topic, p.Partition}]; w != nil {
+				w.MaxTimestamp = p.MaxTimestamp
+			}
+		}
+	}
+	producers, err := pr.describeProducers(ctx, leaders)
+	if err != nil {
+		return nil, err
+	}
+	for tp, w := range out {
+		w.Producers = producers[tp]
+	}
+	return out, nil
+}
+
+// describeProducers sends DescribeProducers to every leader at once, each for all its partitions.
+func (pr *producerReads) describeProducers(ctx context.Context, leaders map[topicPartition]leader) (map[topicPartition][]ActiveProducer, error) {
+	byLeader := map[leader][]topicPartition{}
+	for tp, l := range leaders {
+		byLeader[l] = append(byLeader[l], tp)
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[topicPartition][]ActiveProducer{}
+	)
+	for l, tps := range byLeader {
+		wg.Go(func() {
+			got, err := pr.describeProducersOn(ctx, l, tps)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			for tp, ps := range got {
+				out[tp] = ps
+			}
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+// describeProducersOn asks one leader for the producers of its partitions tps.
+func (pr *producerReads) describeProducersOn(ctx context.Context, l leader, tps []topicPartition) (map[topicPartition][]ActiveProducer, error) {
+	op := fmt.Sprintf("%s for %s", DescribeProducersOp, describePartitions(tps))
+	conn, err := pr.cluster.brokers.Get(ctx, l.address)
+	if err != nil {
+		return nil, pr.cluster.requestError(op, l.address, int(l.id), err)
+	}
+	if _, served := conn.Version(kmsg.DescribeProducers); !served {
+		return nil, kip664Unsupported(op, "DescribeProducers", 61, l)
+	}
+	m, err := conn.RoundTrip(ctx, describeProducersRequest(tps))
+	if err != nil {
+		return nil, pr.cluster.requestError(op, l.address, int(l.id), err)
+	}
+	res, err := answerAs[*kmsg.DescribeProducersResponse](op, m)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[topicPartition][]ActiveProducer, len(tps))
+	for _, t := range res.Topics {
+		for _, p := range t.Partitions {
+			tp := topicPartition{t.Topic, int(p.Partition)}
+			if p.ErrorCode != 0 {
+				return nil, &BrokerError{Op: DescribeProducersOp, Topic: t.Topic, Partition: tp.partition,
+					Broker: describeBroker(l.address, int(l.id)), Code: ErrorCode(p.ErrorCode)}
+			}
+			out[tp] = activeProducers(p.ActiveProducers)
+		}
+	}
+	for _, tp := range tps {
+		if _, ok := out[tp]; !ok {
+			return nil, fmt.Errorf("%s: %s: no answer for topic %q partition %d", op, describeBroker(l.address, int(l.id)), tp.topic, tp.partition)
+		}
+	}
+	return out, nil
+}
+
+func describeProducersRequest(tps []topicPartition) *kmsg.DescribeProducersRequest {
+	req := kmsg.NewPtrDescribeProducersRequest()
+	byTopic := map[string]int{}
+	for _, tp := range tps {
+		i, ok := byTopic[tp.topic]
+		if !ok {
+			i = len(req.Topics)
+			byTopic[tp.topic] = i
+			req.Topics = append(req.Topics, kmsg.DescribeProducersRequestTopic{Topic: tp.topic})
+		}
+		req.Topics[i].Partitions = append(req.Topics[i].Partitions, int32(tp.partition))
+	}
+	return req
+}
+
+// activeProducers is a partition's producers, sorted, -1 as nil.
+func activeProducers(ps []kmsg.DescribeProducersResponseTopicPartitionActiveProducer) []ActiveProducer {
+	out := make([]ActiveProducer, len(ps))
+	for i, p := range ps {
+		out[i] = ActiveProducer{ProducerID: p.ProducerID, ProducerEpoch: p.ProducerEpoch, LastSequence: p.LastSequence,
+			CoordinatorEpoch: p.CoordinatorEpoch, LastTimestamp: nonNegative(p.LastTimestamp),
+			CurrentTxnStartOffset: nonNegative(p.CurrentTxnStartOffset)}
+	}
+	slices.SortFunc(out, func(a, b ActiveProducer) int {
+		return cmp.Or(cmp.Compare(a.ProducerID, b.ProducerID), cmp.Compare(a.ProducerEpoch, b.ProducerEpoch))
+	})
+	return out
+}
+
+func nonNegative(v int64) *int64 {
+	if v < 0 {
+		return nil
+	}
+	return &v
+}
+
+// kip664Unsupported is the error for a broker that does not serve one of KIP-664's APIs.
+func kip664Unsupported(op, api string, key int, b leader) error {
+	return &UnsupportedError{What: fmt.Sprintf("%s: the %s API (API key %d, KIP-664) on %s", op, api, key,
+		describeBroker(b.address, int(b.id))), Since: "3.0"}
+}
+
+// assembleWriters sorts the partitions into topics, and counts each topic's producers and
+// transactions.
+func assembleWriters(partitions map[topicPartition]*PartitionWriters, txns []OpenTransaction) TopicProducers {
+	byTopic := map[string]*TopicWriters{}
+	for tp, w := range partitions {
+		t := byTopic[tp.topic]
+		if t == nil {
+			t = &TopicWriters{Name: tp.topic}
+			byTopic[tp.topic] = t
+		}
+		t.Partitions = append(t.Partitions, *w)
+	}
+	out := TopicProducers{Transactions: txns}
+	for _, name := range slices.Sorted(maps.Keys(byTopic)) {
+		t := byTopic[name]
+		slices.SortFunc(t.Partitions, func(a, b PartitionWriters) int { return cmp.Compare(a.Partition, b.Partition) })
+		ids := map[int64]bool{}
+		for _, p := range t.Partitions {
+			for _, pr := range p.Producers {
+				ids[pr.ProducerID] = true
+			}
+		}
+		t.ActiveProducers = len(ids)
+		t.OpenTransactions, t.HangingTransactions = countTransactions(txns, name)
+		out.Topics = append(out.Topics, *t)
+	}
+	return out
+}
+
+// countTransactions counts the transactions open on a partition of topic, and those hanging there.
+func countTransactions(txns []OpenTransaction, topic string) (open, hanging int) {
+	for _, tx := range txns {
+		onTopic, hangsHere := false, false
+		for _, p := range tx.Partitions {
+			if p.Topic == topic {
+				onTopic = true
+				hangsHere = hangsHere || p.Hanging
+			}
+		}
+		if onTopic {
+			open++
+		}
+		if hangsHere {
+			hanging++
+		}
+	}
+	return open, hanging
+}
+
+// txnKey is one transaction open on partitions: a producer id and epoch.
+type txnKey struct {
+	id    int64
+	epoch int32
+}
+
+// listedTxn is what the broker that lists a producer id's transactional id (its coordinator)
+// says: ListTransactions.
+type listedTxn struct {
+	transactionalID string
+	coordinator     leader
+}
+
+// describedTxn is a coordinator's DescribeTransactions answer for one transactional id.
+type describedTxn = kmsg.DescribeTransactionsResponseTransactionState
+
+// openTransactions is every transaction open on the partitions, judged against what the
+// coordinators say, hanging ones confirmed (confirmHanging); nil, without a request, when none
+// is open.
+func (pr *producerReads) openTransactions(ctx context.Context, partitions map[topicPartition]*PartitionWriters,
+	leaders map[topicPartition]leader,
+) ([]OpenTransaction, error) {
+	open := openOn(partitions)
+	if len(open) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, 0, len(open))
+	for k := range open {
+		ids = append(ids, k.id)
+	}
+	slices.Sort(ids)
+	listed, err := pr.listTransactions(ctx, slices.Compact(ids))
+	if err != nil {
+		return nil, err
+	}
+	described, err := pr.describeTransactions(ctx, listed)
+	if err != nil {
+		return nil, err
+	}
+	txns := judgeTransactions(open, listed, described, pr.now())
+	if err := pr.confirmHanging(ctx, txns, leaders); err != nil {
+		return nil, err
+	}
+	for i := range txns {
+		txns[i].Hanging, txns[i].Why = hangingSummary(txns[i].Partitions)
+	}
+	return txns, nil
+}
+
+// openOn is the partitions where each producer id and epoch has a transaction open
+// (CurrentTxnStartOffset), sorted.
+func openOn(partitions map[topicPartition]*PartitionWriters) map[txnKey][]OpenPartition {
+	out := map[txnKey][]OpenPartition{}
+	for tp, w := range partitions {
+		for _, p := range w.Producers {
+			if p.CurrentTxnStartOffset != nil {
+				k := txnKey{p.ProducerID, p.ProducerEpoch}
+				out[k] = append(out[k], OpenPartition{Topic: tp.topic, Partition: tp.partition, StartOffset: *p.CurrentTxnStartOffset})
+			}
+		}
+	}
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b OpenPartition) int {
+			return cmp.Or(strings.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
+		})
+	}
+	return out
+}
+
+// knownBrokers is every broker of the latest metadata, sorted by id.
+func (pr *producerReads) knownBrokers() []leader {
+	pr.cluster.layout.mu.Lock()
+	brokers := make([]leader, 0, len(pr.cluster.layout.brokers))
+	for id, address := range pr.cluster.layout.brokers {
+		brokers = append(brokers, leader{id: id, address: address})
+	}
+	pr.cluster.layout.mu.Unlock()
+	slices.SortFunc(brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
+	return brokers
+}
+
+// listTransactions asks every broker at once for the transactions of producer ids it
+// coordinates. A broker lists only the transactional ids the principal may DESCRIBE. Where two
+// brokers list one producer id (a coordinator moving), the lower broker id is kept.
+func (pr *producerReads) listTransactions(ctx context.Context, ids []int64) (map[int64]listedTxn, error) {
+	brokers := pr.knownBrokers()
+	answers := make([][]kmsg.ListTransactionsResponseTransactionState, len(brokers))
+	errs := make([]error, len(brokers))
+	var wg sync.WaitGroup
+	for i, b := range brokers {
+		wg.Go(func() { answers[i], errs[i] = pr.listTransactionsOn(ctx, b, ids) })
+	}
+	wg.Wait()
+	if err := firstError(slices.DeleteFunc(errs, func(err error) bool { return err == nil })); err != nil {
+		return nil, err
+	}
+	out := map[int64]listedTxn{}
+	for i, states := range answers {
+		for _, s := range states {
+			if _, seen := out[s.ProducerID]; !seen && slices.Contains(ids, s.ProducerID) {
+				out[s.ProducerID] = listedTxn{transactionalID: s.TransactionalID, coordinator: brokers[i]}
+			}
+		}
+	}
+	return out, nil
+}
+
+// listTransactionsOn asks one broker for the transactions of producer ids it coordinates.
+func (pr *producerReads) listTransactionsOn(ctx context.Context, b leader, ids []int64) ([]kmsg.ListTransactionsResponseTransactionState, error) {
+	const op = "ListTransactions"
+	conn, err := pr.cluster.brokers.Get(ctx, b.address)
+	if err != nil {
+		return nil, pr.cluster.requestError(op, b.address, int(b.id), err)
+	}
+	if _, served := conn.Version(kmsg.ListTransactions); !served {
+		return nil, kip664Unsupported(op, "ListTransactions", 66, b)
+	}
+	req := kmsg.NewPtrListTransactionsRequest() // DurationFilterMillis -1 (v1): no filter
+	req.ProducerIDFilters = ids
+	m, err := conn.RoundTrip(ctx, req)
+	if err != nil {
+		return nil, pr.cluster.requestError(op, b.address, int(b.id), err)
+	}
+	res, err := answerAs[*kmsg.ListTransactionsResponse](op, m)
+	if err != nil {
+		return nil, err
+	}
+	if res.ErrorCode != 0 {
+		return nil, &brokerCodeError{&BrokerError{Op: op, Partition: -1, Code: ErrorCode(res.ErrorCode),
+			Broker: describeBroker(b.address, int(b.id))}}
+	}
+	return res.TransactionStates, nil
+}
+
+// describeTransactions asks each coordinator at once to describe the transactional ids it
+// listed. An id the coordinator no longer knows (TRANSACTIONAL_ID_NOT_FOUND: expired since) is
+// left out; any other error fails the read (NOT_COORDINATOR and loading are retried).
+func (pr *producerReads) describeTransactions(ctx context.Context, listed map[int64]listedTxn) (map[string]describedTxn, error) {
+	byCoordinator := map[leader][]string{}
+	for _, l := range listed {
+		byCoordinator[l.coordinator] = append(byCoordinator[l.coordinator], l.transactionalID)
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = map[string]describedTxn{}
+	)
+	for b, tids := range byCoordinator {
+		slices.Sort(tids)
+		wg.Go(func() {
+			got, err := pr.describeTransactionsOn(ctx, b, slices.Compact(tids))
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			maps.Copy(out, got)
+		})
+	}
+	wg.Wait()
+	return out, firstError(errs)
+}
+
+// describeTransactionsOn asks one coordinator to describe transactional ids.
+func (pr *producerReads) describeTransactionsOn(ctx context.Context, b leader, tids []string) (map[string]describedTxn, error) {
+	op := fmt.Sprintf("DescribeTransactions for %d transactional id%s", len(tids), plural(len(tids)))
+	conn, err := pr.cluster.brokers.Get(ctx, b.address)
+	if err != nil {
+		return nil, pr.cluster.requestError(op, b.address, int(b.id), err)
+	}
+	if _, served := conn.Version(kmsg.DescribeTransactions); !served {
+		return nil, kip664Unsupported(op, "DescribeTransactions", 65, b)
+	}
+	req := kmsg.NewPtrDescribeTransactionsRequest()
+	req.TransactionalIDs = tids
+	m, err := conn.RoundTrip(ctx, req)
+	if err != nil {
+		return nil, pr.cluster.requestError(op, b.address, int(b.id), err)
+	}
+	res, err := answerAs[*kmsg.DescribeTransactionsResponse](op, m)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]describedTxn, len(tids))
+	for _, s := range res.TransactionStates {
+		switch kafka.Error(s.ErrorCode) {
+		case 0:
+			out[s.TransactionalID] = s
+		case kafka.TransactionalIDNotFound:
+		default:
+			return nil, &brokerCodeError{&BrokerError{Op: fmt.Sprintf("DescribeTransactions for transactional id %q", s.TransactionalID),
+				Partition: -1, Code: ErrorCode(s.ErrorCode), Broker: describeBroker(b.address, int(b.id))}}
+		}
+	}
+	return out, nil
+}
+
+// judgeTransactions is one OpenTransaction per producer id and epoch, with the coordinator's
+// view and, per partition, why it may hang (hangingReason), sorted by transactional id,
+// producer id and epoch.
+func judgeTransactions(open map[txnKey][]OpenPartition, listed map[int64]listedTxn, described map[string]describedTxn, now time.Time) []OpenTransaction {
+	out := make([]OpenTransaction, 0, len(open))
+	for k, ps := range open {
+		tx := OpenTransaction{ProducerID: k.id, ProducerEpoch: k.epoch, Partitions: slices.Clone(ps)}
+		l, isListed := listed[k.id]
+		var d *describedTxn
+		if isListed {
+			tx.TransactionalID = l.transactionalID
+			if got, ok := described[l.transactionalID]; ok {
+				d = &got
+				tx.State, tx.StartTime = d.State, nonNegative(d.StartTimestamp)
+				tx.TimeoutMs = ptrInt64(int64(d.TimeoutMillis))
+			}
+		}
+		for i := range tx.Partitions {
+			p := &tx.Partitions[i]
+			p.why, p.recheck = hangingReason(k, *p, l, isListed, d, now)
+			p.Hanging = p.why != ""
+		}
+		out = append(out, tx)
+	}
+	slices.SortFunc(out, func(a, b OpenTransaction) int {
+		return cmp.Or(strings.Compare(a.TransactionalID, b.TransactionalID), cmp.Compare(a.ProducerID, b.ProducerID),
+			cmp.Compare(a.ProducerEpoch, b.ProducerEpoch))
+	})
+	return out
+}
+
+func ptrInt64(v int64) *int64 { return &v }
+
+// hangingReason says why the transaction k open on p hangs, by KIP-664's rule (what
+// kafka-transactions.sh find-hanging checks); "" when it does not. recheck: the reason is a
+// difference between the partition and the coordinator, which a transaction that ended between
+// the two answers also shows, so the partition must be asked again (confirmHanging).
+//   - (a) no coordinator lists the producer id (or it no longer knows the transactional id):
+//     hanging, or hidden from the principal, since ListTransactions leaves out the ids it may not
+//     DESCRIBE; counted as hanging either way.
+//   - (b) the coordinator's transaction for the id is a later producer id or epoch, or does not
+//     include the partition.
+//   - (c) the coordinator's transaction has been open longer than its timeout.
+func hangingReason(k txnKey, p OpenPartition, l listedTxn, listed bool, d *describedTxn, now time.Time) (why string, recheck bool) {
+	switch {
+	case !listed:
+		return fmt.Sprintf("no transaction coordinator lists producer id %d: the transaction hangs, or its "+
+			"transactional id is hidden from the provider's principal (listing it needs DESCRIBE on the "+
+			"TransactionalId)", k.id), true
+	case d == nil:
+		return fmt.Sprintf("the coordinator of transactional id %q no longer knows it (TRANSACTIONAL_ID_NOT_FOUND)",
+			l.transactionalID), true
+	case d.ProducerID != k.id || int32(d.ProducerEpoch) > k.epoch:
+		return fmt.Sprintf("the coordinator has moved transactional id %q on to producer id %d epoch %d",
+			l.transactionalID, d.ProducerID, d.ProducerEpoch), true
+	case !includes(d, p.Topic, p.Partition):
+		return fmt.Sprintf("the coordinator's transaction of transactional id %q (state %s) does not include the partition",
+			l.transactionalID, d.State), true
+	case d.StartTimestamp >= 0 && now.Sub(time.UnixMilli(d.StartTimestamp)) > time.Duration(d.TimeoutMillis)*time.Millisecond:
+		return fmt.Sprintf("open for %s, longer than its timeout of %d ms",
+			now.Sub(time.UnixMilli(d.StartTimestamp)).Round(time.Second), d.TimeoutMillis), false
+	}
+	return "", false
+}
+
+// includes says whether the coordinator's transaction d has topic's partition.
+func includes(d *describedTxn, topic string, partition int) bool {
+	for _, t := range d.Topics {
+		if t.Topic == topic && slices.Contains(t.Partitions, int32(partition)) {
+			return true
+		}
+	}
+	return false
+}
+
+// confirmHanging asks the leaders again about the partitions where a transaction seemed to hang
+// for a reason that a transaction ending meanwhile also gives (recheck). The partitions were read
+// before the coordinators, and are read again after them: a transaction still open there from
+// the same offset was open all along, while its coordinator did not keep it open, so it hangs.
+// One that is no longer open ended normally, and does not.
+func (pr *producerReads) confirmHanging(ctx context.Context, txns []OpenTransaction, leaders map[topicPartition]leader) error {
+	again := map[topicPartition]leader{}
+	for _, tx := range txns {
+		for _, p := range tx.Partitions {
+			if p.recheck {
+				tp := topicPartition{p.Topic, p.Partition}
+				again[tp] = leaders[tp]
+			}
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	now, err := pr.describeProducers(ctx, again)
+	if err != nil {
+		return err
+	}
+	for i := range txns {
+		for j := range txns[i].Partitions {
+			p := &txns[i].Partitions[j]
+			if p.recheck && !stillOpen(now[topicPartition{p.Topic, p.Partition}], txns[i].ProducerID, txns[i].ProducerEpoch, p.StartOffset) {
+				p.why, p.Hanging = "", false
+			}
+		}
+	}
+	return nil
+}
+
+// stillOpen says whether producer id and epoch still has its transaction open from start.
+func stillOpen(producers []ActiveProducer, id int64, epoch int32, start int64) bool {
+	for _, p := range producers {
+		if p.ProducerID == id && p.ProducerEpoch == epoch && p.CurrentTxnStartOffset != nil && *p.CurrentTxnStartOffset == start {
+			return true
+		}
+	}
+	return false
+}
+
+// hangingSummary is whether a transaction hangs on any of its partitions, and why: each reason
+// once, with the partitions it holds for, in partition order.
+func hangingSummary(ps []OpenPartition) (bool, string) {
+	var (
+		reasons []string
+		where   = map[string][]string{}
+	)
+	for _, p := range ps {
+		if p.why == "" {
+			continue
+		}
+		if _, seen := where[p.why]; !seen {
+			reasons = append(reasons, p.why)
+		}
+		where[p.why] = append(where[p.why], fmt.Sprintf("%s/%d", p.Topic, p.Partition))
+	}
+	lines := make([]string, len(reasons))
+	for i, r := range reasons {
+		lines[i] = fmt.Sprintf("%s: %s", strings.Join(where[r], ", "), r)
+	}
+	return len(reasons) > 0, strings.Join(lines, "; ")
+}

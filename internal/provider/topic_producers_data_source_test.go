@@ -1,0 +1,378 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+)
+
+const producersAddr = "data.kafka_topic_producers.test"
+
+func topicProducersConfig(t *testing.T, args string) string {
+	return acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_topic_producers" "test" {
+  %s
+}
+`, args)
+}
+
+func topicsArg(topics ...string) string {
+	quoted := make([]string, len(topics))
+	for i, t := range topics {
+		quoted[i] = fmt.Sprintf("%q", t)
+	}
+	return "topics = [" + strings.Join(quoted, ", ") + "]"
+}
+
+// expectValue is one attribute of the data source's state.
+func expectValue(attr string, want knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(producersAddr, tfjsonpath.New(attr), want)
+}
+
+// writersAgree checks every computed attribute against the oracle (kadm: ListOffsets,
+// DescribeProducers, ListTransactions, DescribeTransactions), read when the state is checked,
+// after the provider's read: nothing writes to the topics in between. The transactions it
+// expects are all healthy: listed by a coordinator, so not hanging.
+type writersAgree struct {
+	t      *testing.T
+	k      *acctest.Kafka
+	topics []string // sorted
+}
+
+func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	var (
+		topics       []knownvalue.Check
+		times        = map[string]knownvalue.Check{}
+		last         *time.Time
+		held         int64
+		open         = map[[2]int64][]knownvalue.Check{} // producer id and epoch: its open partitions
+		openByTopic  = map[string]map[[2]int64]bool{}
+		transactions []knownvalue.Check
+	)
+	for _, topic := range w.topics {
+		var (
+			partitions []knownvalue.Check
+			topicLast  *time.Time
+			topicHeld  int64
+			ids        = map[int64]bool{}
+		)
+		producers := w.k.Producers(topic)
+		openByTopic[topic] = map[[2]int64]bool{}
+		for p := int32(0); p < int32(len(producers)); p++ {
+			hw, _ := w.k.ListOffset(topic, p, -1, 0)
+			lso, _ := w.k.ListOffset(topic, p, -1, 1)
+			at, ts := w.k.ListOffset(topic, p, -3, 0)
+			var lastWrite knownvalue.Check = knownvalue.Null()
+			if at >= 0 {
+				tm := time.UnixMilli(ts)
+				lastWrite = knownvalue.StringExact(rfc3339ms(tm))
+				if topicLast == nil || tm.After(*topicLast) {
+					topicLast = &tm
+				}
+			}
+			var ps []knownvalue.Check
+			for _, pr := range producers[p] {
+				ids[pr.ProducerID] = true
+				var start knownvalue.Check = knownvalue.Null()
+				if pr.CurrentTxnStartOffset >= 0 {
+					start = knownvalue.Int64Exact(pr.CurrentTxnStartOffset)
+					key := [2]int64{pr.ProducerID, int64(pr.ProducerEpoch)}
+					open[key] = append(open[key], knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"topic": knownvalue.StringExact(topic), "partition": knownvalue.Int64Exact(int64(p)),
+						"start_offset": knownvalue.Int64Exact(pr.CurrentTxnStartOffset),
+					}))
+					openByTopic[topic][key] = true
+				}
+				var lastTs knownvalue.Check = knownvalue.Null()
+				if pr.LastTimestamp >= 0 {
+					lastTs = knownvalue.StringExact(rfc3339ms(time.UnixMilli(pr.LastTimestamp)))
+				}
+				ps = append(ps, knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"producer_id":                      knownvalue.Int64Exact(pr.ProducerID),
+					"producer_epoch":                   knownvalue.Int64Exact(int64(pr.ProducerEpoch)),
+					"last_sequence":                    knownvalue.Int64Exact(int64(pr.LastSequence)),
+					"last_timestamp":                   lastTs,
+					"coordinator_epoch":                knownvalue.Int64Exact(int64(pr.CoordinatorEpoch)),
+					"current_transaction_start_offset": start,
+				}))
+			}
+			topicHeld += hw - lso
+			partitions = append(partitions, knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"partition": knownvalue.Int64Exact(int64(p)), "high_watermark": knownvalue.Int64Exact(hw),
+				"last_stable_offset": knownvalue.Int64Exact(lso), "held_records": knownvalue.Int64Exact(hw - lso),
+				"last_write_time": lastWrite, "producers": knownvalue.ListExact(ps),
+			}))
+		}
+		var topicLastCheck knownvalue.Check = knownvalue.Null()
+		if topicLast != nil {
+			topicLastCheck = knownvalue.StringExact(rfc3339ms(*topicLast))
+			if last == nil || topicLast.After(*last) {
+				last = topicLast
+			}
+		}
+		times[topic] = topicLastCheck
+		held += topicHeld
+		topics = append(topics, knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"name": knownvalue.StringExact(topic), "last_write_time": topicLastCheck,
+			"active_producers": knownvalue.Int64Exact(int64(len(ids))), "held_records": knownvalue.Int64Exact(topicHeld),
+			"open_transactions":    knownvalue.Int64Exact(int64(len(openByTopic[topic]))),
+			"hanging_transactions": knownvalue.Int64Exact(0),
+			"partitions":           knownvalue.ListExact(partitions),
+		}))
+	}
+	keys := make([][2]int64, 0, len(open))
+	for key := range open {
+		keys = append(keys, key)
+	}
+	slices.SortFunc(keys, func(a, b [2]int64) int { return int(a[0] - b[0]) }) // one transactional id each here
+	for _, key := range keys {
+		d, listed := w.k.TransactionOf(key[0])
+		if !listed {
+			resp.Error = fmt.Errorf("oracle: no coordinator lists producer id %d, which has a transaction open", key[0])
+			return
+		}
+		transactions = append(transactions, knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"transactional_id": knownvalue.StringExact(d.TxnID), "producer_id": knownvalue.Int64Exact(key[0]),
+			"producer_epoch": knownvalue.Int64Exact(key[1]), "state": knownvalue.StringExact(d.State),
+			"start_time": knownvalue.StringExact(rfc3339ms(time.UnixMilli(d.StartTimestamp))),
+			"timeout_ms": knownvalue.Int64Exact(int64(d.TimeoutMillis)),
+			"partitions": knownvalue.ListExact(open[key]), "hanging": knownvalue.Bool(false),
+			"hanging_reason": knownvalue.Null(),
+		}))
+	}
+	var lastCheck knownvalue.Check = knownvalue.Null()
+	if last != nil {
+		lastCheck = knownvalue.StringExact(rfc3339ms(*last))
+	}
+	for _, c := range []statecheck.StateCheck{
+		expectValue("selected_topics", knownvalue.ListExact(topics)),
+		expectValue("transactions", knownvalue.ListExact(transactions)),
+		expectValue("last_write_time", lastCheck),
+		expectValue("last_write_times", knownvalue.MapExact(times)),
+		expectValue("open_transactions", knownvalue.Int64Exact(int64(len(transactions)))),
+		expectValue("hanging_transactions", knownvalue.Int64Exact(0)),
+		expectValue("held_records", knownvalue.Int64Exact(held)),
+	} {
+		c.CheckState(ctx, req, resp)
+		if resp.Error != nil {
+			return
+		}
+	}
+}
+
+func expectWriters(t *testing.T, k *acctest.Kafka, topics ...string) statecheck.StateCheck {
+	sorted := slices.Sorted(slices.Values(topics))
+	return writersAgree{t: t, k: k, topics: sorted}
+}
+
+// hourAgo is a record timestamp an hour back, in whole milliseconds (Kafka's resolution).
+func hourAgo() time.Time { return time.Now().Add(-time.Hour).Truncate(time.Millisecond) }
+
+// Nobody wrote: no producer, no record, no transaction; last_write_time is null, at every level.
+func TestAccTopicProducers_noProducer(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: topicProducersConfig(t, topicsArg(topic)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectWriters(t, k, topic),
+				expectValue("last_write_time", knownvalue.Null()),
+				expectValue("last_write_times", knownvalue.MapExact(map[string]knownvalue.Check{topic: knownvalue.Null()})),
+				expectValue("selected_topics", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"active_producers": knownvalue.Int64Exact(0), "last_write_time": knownvalue.Null()})})),
+				expectValue("transactions", knownvalue.ListExact(nil)),
+				expectValue("open_transactions", knownvalue.Int64Exact(0)),
+			},
+		}},
+	})
+}
+
+// An idempotent producer wrote two records: the leader lists it, with no open transaction, and
+// last_write_time is the later record's timestamp.
+func TestAccTopicProducers_idempotent(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	at := hourAgo()
+	k.ProduceIdempotent(topic, 0, at.Add(-time.Minute), at)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: topicProducersConfig(t, topicsArg(topic)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectWriters(t, k, topic),
+				expectValue("last_write_time", knownvalue.StringExact(rfc3339ms(at))),
+				expectValue("selected_topics", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"active_producers": knownvalue.Int64Exact(1),
+					"partitions": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"producers": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+							"last_sequence": knownvalue.Int64Exact(1), "current_transaction_start_offset": knownvalue.Null(),
+						})}),
+					})}),
+				})})),
+				expectValue("open_transactions", knownvalue.Int64Exact(0)),
+			},
+		}},
+	})
+}
+
+// A producer without idempotence leaves no producer state, so no producer is listed (kadm
+// agrees), but last_write_time sees its record.
+func TestAccTopicProducers_notIdempotent(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	at := hourAgo()
+	k.ProduceNotIdempotent(topic, 0, at)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: topicProducersConfig(t, topicsArg(topic)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectWriters(t, k, topic),
+				expectValue("last_write_times", knownvalue.MapExact(map[string]knownvalue.Check{topic: knownvalue.StringExact(rfc3339ms(at))})),
+				expectValue("selected_topics", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"active_producers": knownvalue.Int64Exact(0),
+					"partitions": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"producers": knownvalue.ListExact(nil), "high_watermark": knownvalue.Int64Exact(1),
+					})}),
+				})})),
+			},
+		}},
+	})
+}
+
+// A young open transaction holds its 3 records behind the last stable offset: open, Ongoing,
+// under its transactional id, not hanging. Committed, then another one aborted: no open
+// transaction, nothing held.
+func TestAccTopicProducers_transactions(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	id := topic + "-txn"
+	cl := k.Transactional(id)
+	k.Transaction(cl, topic, 1, 3, nil)
+	config := topicProducersConfig(t, topicsArg(topic))
+	closed := []statecheck.StateCheck{
+		expectWriters(t, k, topic),
+		expectValue("open_transactions", knownvalue.Int64Exact(0)),
+		expectValue("held_records", knownvalue.Int64Exact(0)),
+		expectValue("transactions", knownvalue.ListExact(nil)),
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectWriters(t, k, topic),
+					expectValue("open_transactions", knownvalue.Int64Exact(1)),
+					expectValue("hanging_transactions", knownvalue.Int64Exact(0)),
+					expectValue("held_records", knownvalue.Int64Exact(3)),
+					expectValue("transactions", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"transactional_id": knownvalue.StringExact(id), "state": knownvalue.StringExact("Ongoing"),
+						"timeout_ms": knownvalue.Int64Exact(300_000), "hanging": knownvalue.Bool(false),
+						"hanging_reason": knownvalue.Null(),
+					})})),
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := cl.EndTransaction(context.Background(), kgo.TryCommit); err != nil {
+						t.Fatal(err)
+					}
+					k.WaitForOffset(topic, 1, -1, 1, 4, 10*time.Second) // 3 records and the commit marker
+				},
+				Config:            config,
+				ConfigStateChecks: closed,
+			},
+			{
+				PreConfig: func() {
+					abort := kgo.TryAbort
+					k.Transaction(cl, topic, 0, 2, &abort)
+					k.WaitForOffset(topic, 0, -1, 1, 3, 10*time.Second) // 2 records and the abort marker
+				},
+				Config:            config,
+				ConfigStateChecks: closed,
+			},
+		},
+	})
+}
+
+// name_regex selects whole names, sorted; one that matches nothing is an error, never "nobody
+// writes"; topics and name_regex together, or neither, or an empty set, are refused.
+func TestAccTopicProducers_regex(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	prefix := acctest.TopicName(t, "")
+	b := k.CreateTopic(prefix+".b", 1, nil)
+	a := k.CreateTopic(prefix+".a", 2, nil)
+	k.CreateTopic("x"+prefix+".c", 1, nil) // matches only as a substring
+	k.ProduceIdempotent(a, 1, hourAgo())
+	pattern := regexp.QuoteMeta(prefix) + `\..*`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      topicProducersConfig(t, fmt.Sprintf("name_regex = %q\n  %s", pattern, topicsArg(a))),
+				ExpectError: regexp.MustCompile(`Invalid Attribute Combination`),
+			},
+			{
+				Config:      topicProducersConfig(t, "topics = []"),
+				ExpectError: errorLike("Empty topics set"),
+			},
+			{
+				Config:      topicProducersConfig(t, fmt.Sprintf("name_regex = %q", prefix+`\.nothing.*`)),
+				ExpectError: errorLike("Topic not found", "no topic of the cluster matches the whole-name pattern"),
+			},
+			{
+				Config: topicProducersConfig(t, fmt.Sprintf("name_regex = %q", pattern)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectWriters(t, k, a, b),
+					expectValue("selected_topics", knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact(a), "active_producers": knownvalue.Int64Exact(1)}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact(b), "active_producers": knownvalue.Int64Exact(0)}),
+					})),
+				},
+			},
+		},
+	})
+}
+
+// A principal that may DESCRIBE the topic but not READ it: DescribeProducers is refused, and the
+// read fails naming the ACL to grant, never "no producer".
+func TestAccTopicProducers_withoutRead(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	auth := acctest.Auth(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.ProduceIdempotent(topic, 0, hourAgo())
+	user, password := k.LimitedUser(nil, []string{topic}) // DESCRIBE only
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: limitedProvider(auth, user, password) + fmt.Sprintf(`
+data "kafka_topic_producers" "test" {
+  %s
+}
+`, topicsArg(topic)),
+			ExpectError: errorLike("Kafka broker refused the request", "TOPIC_AUTHORIZATION_FAILED",
+				fmt.Sprintf("needs the ACL operation READ on topic %q", topic)),
+		}},
+	})
+}
