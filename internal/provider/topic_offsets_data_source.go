@@ -61,13 +61,11 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
 			"partition so that a second plan shows no diff.",
 		Attributes: map[string]schema.Attribute{
-			"topic":                 topicAttribute(),
-			"isolation_level":       isolationLevelAttribute(),
-			"timestamp":             timestampAttribute(),
-			"tiered_offsets":        tieredOffsetsAttribute(),
-			"fetch_last_write_time": fetchLastWriteTimeAttribute(),
-			"last_write_time":       lastWriteTimeAttribute("The topic's last write, over its partitions"),
-			"partition_count":       partitionCountAttribute(),
+			"topic":           topicAttribute(),
+			"isolation_level": isolationLevelAttribute(),
+			"timestamp":       timestampAttribute(),
+			"tiered_offsets":  tieredOffsetsAttribute(),
+			"partition_count": partitionCountAttribute(),
 			"message_count": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The sum over partitions of `latest_offset - earliest_offset`. Exact only for " +
@@ -93,7 +91,6 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
 	timestamp := configValue[timetypes.RFC3339](ctx, req.Config, "timestamp", &resp.Diagnostics)
 	tiered := configValue[types.Bool](ctx, req.Config, "tiered_offsets", &resp.Diagnostics)
-	lastWrite := configValue[types.Bool](ctx, req.Config, "fetch_last_write_time", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
@@ -102,7 +99,6 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		Isolation:     isolation(isolationLevel),
 		TimestampMs:   timestampMs(timestamp, path.Root("timestamp"), &resp.Diagnostics),
 		TieredOffsets: tiered.ValueBool(),
-		LastWrite:     lastWrite.ValueBool(),
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -125,7 +121,6 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	setState(&resp.State, tfAttrs{
 		"partition_count": tfInt64(int64(len(res))),
 		"message_count":   tfInt64(total),
-		"last_write_time": tfTime(kafkaclient.LastWriteMs(res)),
 		"partitions":      tfNestedList(topicPartitionType, res, topicPartitionAttrs),
 	})
 }

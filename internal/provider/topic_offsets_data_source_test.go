@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"testing"
 	"time"
 
@@ -179,13 +178,6 @@ func BenchmarkReadTopicOffsets10k(b *testing.B) {
 	benchmarkReadTopicOffsets10k(b, map[string]tftypes.Value{"topic": tftypes.NewValue(tftypes.String, "wide")})
 }
 
-// BenchmarkReadTopicOffsets10kLastWriteTime is the same read with fetch_last_write_time: one more
-// ListOffsets request (max timestamp) per leader, and a last_write_time per partition.
-func BenchmarkReadTopicOffsets10kLastWriteTime(b *testing.B) {
-	benchmarkReadTopicOffsets10k(b, map[string]tftypes.Value{"topic": tftypes.NewValue(tftypes.String, "wide"),
-		"fetch_last_write_time": tftypes.NewValue(tftypes.Bool, true)})
-}
-
 func benchmarkReadTopicOffsets10k(b *testing.B, args map[string]tftypes.Value) {
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(10000, "wide"))
 	if err != nil {
@@ -206,68 +198,4 @@ func benchmarkReadTopicOffsets10k(b *testing.B, args map[string]tftypes.Value) {
 	if _, err := srv.StopProvider(context.Background(), &tfprotov6.StopProviderRequest{}); err != nil {
 		b.Fatal(err)
 	}
-}
-
-// last_write_time (issue 37): the largest record timestamp of a topic, opt-in, as the broker
-// answers ListOffsets -3 under read_uncommitted for each partition (kadm's view through
-// acctest.ListOffset). Topic a: partition 0 holds two records stamped an hour and a minute ago,
-// partition 1 none. Topic b: a record of a transaction still open, which a read_committed read
-// counts as a write all the same. kafka_topics_offsets gives each topic's; without the opt-in
-// nothing is read and all are null.
-func TestAccTopicOffsets_lastWriteTime(t *testing.T) {
-	t.Parallel()
-	k := acctest.Connect(t)
-	a := k.CreateTopic(acctest.TopicName(t, "-a"), 2, nil)
-	b := k.CreateTopic(acctest.TopicName(t, "-b"), 1, nil)
-	hourAgo := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
-	k.ProduceAt(a, 0, hourAgo, hourAgo.Add(59*time.Minute))
-	k.Transaction(k.Transactional(b+"-txn"), b, 0, 1, nil)
-	stamp := func(topic string) knownvalue.Check {
-		_, ts := k.ListOffset(topic, 0, -3, 0)
-		return knownvalue.StringExact(time.UnixMilli(ts).UTC().Format("2006-01-02T15:04:05.000Z07:00"))
-	}
-	if _, ts := k.ListOffset(a, 0, -3, 0); ts != hourAgo.Add(59*time.Minute).UnixMilli() {
-		t.Fatalf("oracle: %s/0's max timestamp %d, want the second record's", a, ts)
-	}
-	if _, ts := k.ListOffset(a, 1, -3, 0); ts != -1 {
-		t.Fatalf("oracle: %s/1's max timestamp %d, want -1 (no record)", a, ts)
-	}
-	if _, open := k.ListOffset(b, 0, -3, 0); open < 0 {
-		t.Fatalf("oracle: %s/0 has no max timestamp read_uncommitted", b)
-	}
-	if _, committedOnly := k.ListOffset(b, 0, -3, 1); committedOnly != -1 {
-		t.Fatalf("oracle: %s/0's max timestamp read_committed %d, want -1 (the record is in an open transaction)", b, committedOnly)
-	}
-	config := func(optIn bool) string {
-		return acctest.ProviderBlock(t) + fmt.Sprintf(`
-data "kafka_topic_offsets" "a" {
-  topic                 = %[1]q
-  fetch_last_write_time = %[3]v
-}
-data "kafka_topics_offsets" "both" {
-  name_regex            = "%[4]s|%[5]s"
-  isolation_level       = "read_committed"
-  fetch_last_write_time = %[3]v
-}
-`, a, b, optIn, regexp.QuoteMeta(a), regexp.QuoteMeta(b))
-	}
-	checks := func(wantA, wantB knownvalue.Check) []statecheck.StateCheck {
-		topics, ia, ib := "data.kafka_topics_offsets.both", 0, 1 // sorted by name
-		if b < a {
-			ia, ib = 1, 0
-		}
-		return []statecheck.StateCheck{
-			statecheck.ExpectKnownValue("data.kafka_topic_offsets.a", tfjsonpath.New("last_write_time"), wantA),
-			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ia).AtMapKey("name"), knownvalue.StringExact(a)),
-			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ia).AtMapKey("last_write_time"), wantA),
-			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ib).AtMapKey("last_write_time"), wantB),
-		}
-	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: config(true), ConfigStateChecks: checks(stamp(a), stamp(b))},
-			{Config: config(false), ConfigStateChecks: checks(knownvalue.Null(), knownvalue.Null())},
-		},
-	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -130,6 +131,64 @@ func TestAccTopicsOffsets_internal(t *testing.T) {
 						"internal":        knownvalue.Bool(true),
 					})}))},
 			},
+		},
+	})
+}
+
+// last_write_time (issue 37): the largest record timestamp of each topic, opt-in, as the broker
+// answers ListOffsets -3 under read_uncommitted for each partition (kadm's view through
+// acctest.ListOffset). Topic a: partition 0 holds two records stamped an hour and a minute ago,
+// partition 1 none. Topic b: a record of a transaction still open, which a read_committed read
+// counts as a write all the same. Without the opt-in nothing is read and both are null.
+func TestAccTopicsOffsets_lastWriteTime(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	a := k.CreateTopic(acctest.TopicName(t, "-a"), 2, nil)
+	b := k.CreateTopic(acctest.TopicName(t, "-b"), 1, nil)
+	hourAgo := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	k.ProduceAt(a, 0, hourAgo, hourAgo.Add(59*time.Minute))
+	k.Transaction(k.Transactional(b+"-txn"), b, 0, 1, nil)
+	stamp := func(topic string) knownvalue.Check {
+		_, ts := k.ListOffset(topic, 0, -3, 0)
+		return knownvalue.StringExact(time.UnixMilli(ts).UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	if _, ts := k.ListOffset(a, 0, -3, 0); ts != hourAgo.Add(59*time.Minute).UnixMilli() {
+		t.Fatalf("oracle: %s/0's max timestamp %d, want the second record's", a, ts)
+	}
+	if _, ts := k.ListOffset(a, 1, -3, 0); ts != -1 {
+		t.Fatalf("oracle: %s/1's max timestamp %d, want -1 (no record)", a, ts)
+	}
+	if _, open := k.ListOffset(b, 0, -3, 0); open < 0 {
+		t.Fatalf("oracle: %s/0 has no max timestamp read_uncommitted", b)
+	}
+	if _, committedOnly := k.ListOffset(b, 0, -3, 1); committedOnly != -1 {
+		t.Fatalf("oracle: %s/0's max timestamp read_committed %d, want -1 (the record is in an open transaction)", b, committedOnly)
+	}
+	config := func(optIn bool) string {
+		return acctest.ProviderBlock(t) + fmt.Sprintf(`
+data "kafka_topics_offsets" "both" {
+  name_regex            = "%[1]s|%[2]s"
+  isolation_level       = "read_committed"
+  fetch_last_write_time = %[3]v
+}
+`, regexp.QuoteMeta(a), regexp.QuoteMeta(b), optIn)
+	}
+	checks := func(wantA, wantB knownvalue.Check) []statecheck.StateCheck {
+		topics, ia, ib := "data.kafka_topics_offsets.both", 0, 1 // sorted by name
+		if b < a {
+			ia, ib = 1, 0
+		}
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ia).AtMapKey("name"), knownvalue.StringExact(a)),
+			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ia).AtMapKey("last_write_time"), wantA),
+			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ib).AtMapKey("last_write_time"), wantB),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config(true), ConfigStateChecks: checks(stamp(a), stamp(b))},
+			{Config: config(false), ConfigStateChecks: checks(knownvalue.Null(), knownvalue.Null())},
 		},
 	})
 }
