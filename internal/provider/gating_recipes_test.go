@@ -128,8 +128,9 @@ func TestAccGatingRecipe_readBeforeCutOver(t *testing.T) {
 // the three readers a legacy topic family has in the wild: a classic consumer group that has
 // read and committed everything, a share group (KIP-932) whose console consumer acknowledged every
 // record, and a consumer just deployed with auto-commit off, assigned legacy.b and never committed.
-// The recipe names all three; the gate refuses the retirement while the topics hold records, and
-// names the reader without a commit as lagging (its lag is unknown). On a broker without share
+// The recipe names all three; the gate refuses the retirement while the topics were written in
+// the last week (here, a moment ago), and names the reader without a commit as lagging (its lag
+// is unknown). On a broker without share
 // groups (Kafka 3.9) the share reader is left out, saying so.
 func TestAccGatingRecipe_retireTopicGroups(t *testing.T) {
 	k := acctest.Connect(t)
@@ -157,7 +158,7 @@ func TestAccGatingRecipe_retireTopicGroups(t *testing.T) {
 			{
 				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
 				ConfigVariables: config.Variables{"retire_legacy_topics": config.BoolVariable(true)},
-				ExpectError: regexp.MustCompile(`(?s)Resource precondition failed.*Not yet: topics still holding records:\s+` +
+				ExpectError: regexp.MustCompile(`(?s)Resource precondition failed.*Not yet: topics written in the last 7 days:\s+` +
 					`\["legacy.a","legacy.b"\];\s+groups\s+lagging:\s+\["` + regexp.QuoteMeta(audit) + `"\]\.`),
 			},
 		},
