@@ -93,7 +93,7 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 		if err != nil {
 			return err
 		}
-		shared, lags, err := gr.fetchAllShareOffsets(ctx, listed) // share_groups.go
+		shared, lags, idle, err := gr.fetchAllShareOffsets(ctx, listed) // share_groups.go
 		if err != nil {
 			return err
 		}
@@ -101,6 +101,9 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 		assigned, subscribed, err := gr.fetchAllAssignments(ctx, listed)
 		if err != nil {
 			return err
+		}
+		for id, topics := range idle { // share-partition state without a start offset: subscribed
+			subscribed.add(id, slices.Collect(maps.Keys(topics)))
 		}
 		unseen := ""
 		if req.Topics == nil && len(listed) > 0 {

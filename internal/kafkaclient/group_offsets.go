@@ -144,6 +144,9 @@ func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupO
 		for tp := range r.owns {
 			topics = append(topics, tp.topic)
 		}
+		for t := range r.subscribed {
+			topics = append(topics, t)
+		}
 		if unseen, err = gr.unseen(ctx); err != nil {
 			return GroupOffsets{}, err
 		}
@@ -203,8 +206,9 @@ type groupRead struct {
 	committed map[string]map[int]int64
 	doubtedAt time.Time // when the group first seemed not to exist
 
-	kind string                   // classic, consumer, share, streams (share_groups.go)
-	lags map[string]map[int]int64 // a share group's lags, as its coordinator counts them
+	kind       string                   // classic, consumer, share, streams (share_groups.go)
+	lags       map[string]map[int]int64 // a share group's lags, as its coordinator counts them
+	subscribed map[string]bool          // a share group's topics with state and no start offset
 
 	members int                     // -1 where unknown
 	owns    map[topicPartition]bool // what its members own now (assignments.go)
@@ -227,7 +231,8 @@ func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) e
 	}
 	r.state, r.kind, r.live, r.members, r.owns = d.state, d.kind, d.live, d.members, d.owns
 	if r.kind == ShareGroup { // listed, so it exists, with or without members and offsets
-		r.committed, r.lags, err = gr.fetchShareOffsets(ctx, coordinator, r.group)
+		so, err := gr.fetchShareOffsets(ctx, coordinator, r.group)
+		r.committed, r.lags, r.subscribed = so.starts, so.lags, so.subscribed
 		return err
 	}
 	if r.committed, err = gr.fetchCommitted(ctx, coordinator, r.group); err != nil {

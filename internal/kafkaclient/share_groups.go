@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -29,23 +30,27 @@ const (
 )
 
 // shareOffsets is a share group's start offset and lag of every partition it has state for
-// (start offset -1: none, left out, as OffsetFetch leaves out partitions without a commit); a lag
-// the broker does not give (below v1, or -1) is left out of lags.
+// (start offset -1: none, left out of starts, as OffsetFetch leaves out partitions without a
+// commit); a lag the broker does not give (below v1, or -1) is left out of lags. subscribed is
+// the topics of the partitions with state and no start offset: an idle group that subscribed to
+// the topic and has delivered nothing there, a reader of the topic all the same
+// (kafka-share-groups.sh --describe lists it).
 type shareOffsets struct {
 	starts, lags map[string]map[int]int64
+	subscribed   map[string]bool
 }
 
 // fetchShareOffsets reads one share group's offsets from its coordinator.
-func (gr *groupReads) fetchShareOffsets(ctx context.Context, coordinator leader, group string) (starts, lags map[string]map[int]int64, err error) {
+func (gr *groupReads) fetchShareOffsets(ctx context.Context, coordinator leader, group string) (shareOffsets, error) {
 	got, err := gr.describeShareOffsets(ctx, coordinator, []string{group})
 	if err != nil {
-		return nil, nil, err
+		return shareOffsets{}, err
 	}
 	g, ok := got[group]
 	if !ok {
-		return nil, nil, &GroupNotFoundError{GroupID: group, State: "Dead", Op: "DescribeShareGroupOffsets"}
+		return shareOffsets{}, &GroupNotFoundError{GroupID: group, State: "Dead", Op: "DescribeShareGroupOffsets"}
 	}
-	return g.starts, g.lags, nil
+	return g, nil
 }
 
 // describeShareOffsets asks coordinator for the offsets of groups in one DescribeShareGroupOffsets
@@ -90,7 +95,7 @@ func (gr *groupReads) describeShareOffsets(ctx context.Context, coordinator lead
 		case err != nil:
 			return nil, err
 		}
-		so := shareOffsets{starts: map[string]map[int]int64{}, lags: map[string]map[int]int64{}}
+		so := shareOffsets{starts: map[string]map[int]int64{}, lags: map[string]map[int]int64{}, subscribed: map[string]bool{}}
 		for _, t := range g.Topics {
 			for _, p := range t.Partitions {
 				if err := groupError("DescribeShareGroupOffsets", g.GroupID, codeError(p.ErrorCode)); err != nil {
@@ -101,6 +106,7 @@ func (gr *groupReads) describeShareOffsets(ctx context.Context, coordinator lead
 					return nil, err
 				}
 				if p.StartOffset < 0 {
+					so.subscribed[t.Topic] = true
 					continue
 				}
 				setOffset(so.starts, t.Topic, int(p.Partition), p.StartOffset)
@@ -116,14 +122,16 @@ func (gr *groupReads) describeShareOffsets(ctx context.Context, coordinator lead
 
 // fetchAllShareOffsets reads the offsets of every listed share group from the broker that listed
 // it, one request per coordinator (per maxGroupsPerOffsetFetch groups), coordinators at once, as
-// commits (OffsetFetch's shape, the start offset as the committed offset) and lags by group.
-func (gr *groupReads) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]kmsg.OffsetFetchResponseGroupTopic, map[string]map[topicPartition]int64, error) {
+// commits (OffsetFetch's shape, the start offset as the committed offset), lags by group, and the
+// topics each subscribed to without a start offset there (shareOffsets.subscribed).
+func (gr *groupReads) fetchAllShareOffsets(ctx context.Context, listed map[string]listedGroupInfo) (map[string][]kmsg.OffsetFetchResponseGroupTopic, map[string]map[topicPartition]int64, subscriptions, error) {
 	var (
-		mu      sync.Mutex
-		wg      sync.WaitGroup
-		errs    []error
-		commits = map[string][]kmsg.OffsetFetchResponseGroupTopic{}
-		lags    = map[string]map[topicPartition]int64{}
+		mu         sync.Mutex
+		wg         sync.WaitGroup
+		errs       []error
+		commits    = map[string][]kmsg.OffsetFetchResponseGroupTopic{}
+		lags       = map[string]map[topicPartition]int64{}
+		subscribed = subscriptions{}
 	)
 	for coordinator, groups := range byCoordinator(listed, true) {
 		slices.Sort(groups)
@@ -138,13 +146,14 @@ func (gr *groupReads) fetchAllShareOffsets(ctx context.Context, listed map[strin
 				}
 				for id, so := range got {
 					commits[id], lags[id] = so.asCommits()
+					subscribed.add(id, slices.Collect(maps.Keys(so.subscribed)))
 				}
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	return commits, lags, firstError(errs)
+	return commits, lags, subscribed, firstError(errs)
 }
 
 // asCommits is the start offsets in OffsetFetch's shape, and the lags by partition.

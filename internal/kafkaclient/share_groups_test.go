@@ -3,12 +3,14 @@ package kafkaclient
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -91,5 +93,63 @@ func TestShareGroupOffsetsUnserved(t *testing.T) {
 			!strings.Contains(err.Error(), "needs Apache Kafka 4.1 or later") {
 			t.Errorf("%s: %v; want the unsupported DescribeShareGroupOffsets, Kafka 4.1", name, err)
 		}
+	}
+}
+
+// An idle share group that subscribed to a topic and delivered nothing there: the broker keeps
+// share-partition state without a start offset (-1). It reads the topic all the same, as
+// kafka-share-groups.sh --describe lists it (issue 38): kafka_consumer_groups lists it as
+// subscribed to the topic, and a read of the group covers the topic, where its records wait.
+func TestIdleShareGroupIsAReader(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t", "u"))
+	produce(t, c, "t", 0, 10)
+	produce(t, c, "u", 0, 3)
+	var o kadm.Offsets
+	o.Add(kadm.Offset{Topic: "t", Partition: 0, At: 10, LeaderEpoch: -1})
+	res, err := kadm.NewClient(acctest.FakeClient(t, c)).AlterShareGroupOffsets(context.Background(), "g", o)
+	if err == nil {
+		err = res.Error()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ControlKey(int16(kmsg.DescribeShareGroupOffsets), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		res := kmsg.NewPtrDescribeShareGroupOffsetsResponse()
+		res.Version = r.GetVersion()
+		g := kmsg.NewDescribeShareGroupOffsetsResponseGroup()
+		g.GroupID = "g"
+		for _, tp := range []struct {
+			topic      string
+			start, lag int64
+		}{{"t", 10, 0}, {"u", -1, -1}} {
+			topic := kmsg.NewDescribeShareGroupOffsetsResponseGroupTopic()
+			topic.Topic = tp.topic
+			p := kmsg.NewDescribeShareGroupOffsetsResponseGroupTopicPartition()
+			p.StartOffset, p.Lag = tp.start, tp.lag
+			topic.Partitions = append(topic.Partitions, p)
+			g.Topics = append(g.Topics, topic)
+		}
+		res.Groups = append(res.Groups, g)
+		return res, nil, true
+	})
+	cl := newClient(t, c, 5*time.Second)
+	groups, err := cl.ConsumerGroups(context.Background(), ConsumerGroupsRequest{Topics: []string{"u"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 1 || groups[0].GroupID != "g" || !groups[0].Subscribed || groups[0].Committed ||
+		!slices.Equal(groups[0].Topics, []string{"u"}) || groups[0].CaughtUp {
+		t.Fatalf("groups %s, want g: subscribed to u, not committed, not caught up", showGroups(groups))
+	}
+	got, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "t/0 committed=10 earliest=0 latest=10 lag=0 outOfRange=false logEnd=10; " +
+		"u/0 committed=null earliest=0 latest=3 lag=null outOfRange=false logEnd=3; "
+	if describe(got.Partitions) != want || got.CaughtUp || len(got.NotCaughtUp) != 1 ||
+		!strings.HasPrefix(got.NotCaughtUp[0], "u/0: no commit, and offsets 0 to 2 wait") {
+		t.Fatalf("got %s %+v\nwant %s, not caught up on u/0", describe(got.Partitions), got.Verdict, want)
 	}
 }

@@ -80,9 +80,10 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 			"for classic groups, ConsumerGroupDescribe for KIP-848 groups, ShareGroupDescribe for share groups, " +
 			"StreamsGroupDescribe for streams groups, whose active tasks read their subtopologies' source " +
 			"topics) and/or `subscribed` (its members subscribe to one of these topics and own none of its " +
-			"partitions yet, ConsumerGroupDescribe and ShareGroupDescribe: a share member that has fetched " +
-			"nothing, with no share-partition state). Empty for a group without commits or members on any " +
-			"topic, listed when `topics` is unset."},
+			"partitions yet, ConsumerGroupDescribe and ShareGroupDescribe; or a share group, members or not, " +
+			"has share-partition state there without a start offset, DescribeShareGroupOffsets: it subscribed and " +
+			"has delivered nothing yet). Empty for a group without commits or members on any topic, listed when " +
+			"`topics` is unset."},
 	"uncommitted_partitions": schema.Int64Attribute{Computed: true, MarkdownDescription: uncommittedPartitionsDescription},
 	"caught_up":              schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 	"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true,
