@@ -324,20 +324,10 @@ func outputIs(name, want string) statecheck.StateCheck {
 // provider's source the in-process provider's (the test steps name the provider factories).
 func renamedRecipe(t *testing.T, name, topic, group, provider string) config.TestStepConfigFunc {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "gating", name, "main.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := strings.NewReplacer(
-		`"kafka-offsets/kafka"`, `"hashicorp/kafka"`,
+	return rewrittenRecipe(t, name, strings.NewReplacer(
 		"orders-service", group, `["orders"]`, fmt.Sprintf("[%q]", topic), "on orders", "on "+topic,
 		"billing-service", group, "invoices", topic, `provider "kafka" {}`, provider,
-	)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(r.Replace(string(src))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return config.StaticDirectory(dir)
+	))
 }
 
 // checkResult is a state check on a check block's result: failed (the assertion's warning), its
