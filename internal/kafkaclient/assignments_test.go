@@ -156,7 +156,7 @@ func TestConsumerGroupsSubscribedShareGroup(t *testing.T) {
 	want := []GroupSummary{{GroupID: "queue", State: "Stable", ProtocolType: "share", Type: "share", Topics: []string{"a"},
 		Subscribed: true, Verdict: Verdict{TotalLag: ptr(int64(0)), NotCaughtUp: []string{
 			"a/0: no commit, and offsets 0 to 3 wait (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them",
-			"a/2: no commit, and offsets 0 to 0 wait (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them",
+			"a/2: no commit, and offset 0 waits (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them",
 		}}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("ConsumerGroups (-want +got):\n%s", diff)

@@ -63,9 +63,8 @@ func (p GroupPartitionOffsets) NotCaughtUp() string {
 		return where + fmt.Sprintf("no commit while a member reads it, so the lag is unknown (%d offsets in "+
 			"the log; the member started where its auto.offset.reset points)", p.LogEnd-p.Earliest)
 	case p.Committed == nil:
-		return where + fmt.Sprintf("no commit, and offsets %d to %d wait (a partition added since the group "+
-			"committed, or one it never read): a consumer with auto.offset.reset=latest would skip them",
-			p.Earliest, p.LogEnd-1)
+		return where + fmt.Sprintf("no commit, and %s (a partition added since the group committed, or one it "+
+			"never read): a consumer with auto.offset.reset=latest would skip them", waiting(p.Earliest, p.LogEnd))
 	case p.OutOfRange && *p.Committed > p.LogEnd:
 		return where + fmt.Sprintf("committed offset %d is past the log end %d (the topic was recreated, or "+
 			"an unclean leader election): consumers reset per auto.offset.reset", *p.Committed, p.LogEnd)
@@ -75,12 +74,20 @@ func (p GroupPartitionOffsets) NotCaughtUp() string {
 	case *p.Lag > 0:
 		return where + fmt.Sprintf("lag %d (committed_offset %d, latest_offset %d)", *p.Lag, *p.Committed, p.Latest)
 	case p.Held():
-		return where + fmt.Sprintf("committed offset %d, and offsets %d to %d wait behind an open transaction "+
-			"(last stable offset %d, high watermark %d): read_committed consumers get them once it commits or "+
-			"aborts, and kafka-consumer-groups.sh counts them as LAG %d", *p.Committed, *p.Committed, p.LogEnd-1,
+		return where + fmt.Sprintf("committed offset %d, and %s behind an open transaction (last stable offset "+
+			"%d, high watermark %d): read_committed consumers get them once it commits or aborts, and "+
+			"kafka-consumer-groups.sh counts them as LAG %d", *p.Committed, waiting(*p.Committed, p.LogEnd),
 			p.Latest, p.LogEnd, p.LogEnd-*p.Committed)
 	}
 	return ""
+}
+
+// waiting says which offsets, from and below end, wait: "offset 4 waits", "offsets 4 to 9 wait".
+func waiting(from, end int64) string {
+	if end-from == 1 {
+		return fmt.Sprintf("offset %d waits", from)
+	}
+	return fmt.Sprintf("offsets %d to %d wait", from, end-1)
 }
 
 // Held: under read_committed, the commit is at or past the last stable offset and below the high

@@ -54,7 +54,7 @@ func TestCaughtUp(t *testing.T) {
 		{"read_committed, at the last stable offset, records held", committedAt(6, 6, 19),
 			"t/0: committed offset 6, and offsets 6 to 18 wait behind an open transaction (last stable offset 6, high watermark 19): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts them as LAG 13", true},
 		{"read_committed, between the last stable offset and the high watermark", committedAt(9, 8, 10),
-			"t/0: committed offset 9, and offsets 9 to 9 wait behind an open transaction (last stable offset 8, high watermark 10): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts them as LAG 1", true},
+			"t/0: committed offset 9, and offset 9 waits behind an open transaction (last stable offset 8, high watermark 10): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts them as LAG 1", true},
 		{"read_committed, at the high watermark", committedAt(10, 8, 10), "", false},
 		{"read_committed, no commit, only an open transaction's records", committedAt(none, 0, 3),
 			"t/0: no commit, and offsets 0 to 2 wait (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them", false},

@@ -104,7 +104,7 @@ var writerStates = []writerState{
 	}},
 }
 
-// retire-drained-topic, as written (its topic renamed), against each writer state, quiet for 30
+// retire-drained-topic, as written (its topic variable set), against each writer state, quiet for 30
 // minutes: it passes exactly where nobody wrote in that time, no transaction is open and the
 // reader has read everything; where it blocks, its message says why.
 func TestAccGatingRecipe_retireDrainedTopicWriters(t *testing.T) {
@@ -123,13 +123,13 @@ func TestAccGatingRecipe_retireDrainedTopicWriters(t *testing.T) {
 			}
 			k.CommitOffsets(topic+"-reader", map[string]map[int32]int64{topic: commit})
 			step := resource.TestStep{
-				ConfigDirectory: rewrittenRecipe(t, "retire-drained-topic",
-					strings.NewReplacer(`["audit"]`, fmt.Sprintf("[%q]", topic), `topic = "audit"`, fmt.Sprintf("topic = %q", topic))),
-				ConfigVariables:          config.Variables{"retire_audit_topic": config.BoolVariable(true), "quiet_for": config.StringVariable(cmp.Or(s.quiet, "30m"))},
+				ConfigDirectory: rewrittenRecipe(t, "retire-drained-topic", strings.NewReplacer()), // as written
+				ConfigVariables: config.Variables{"topic": config.StringVariable(topic), "retire_audit_topic": config.BoolVariable(true),
+					"quiet_for": config.StringVariable(cmp.Or(s.quiet, "30m"))},
 				ProtoV6ProviderFactories: protoV6ProviderFactories,
 			}
 			if s.blocks != "" {
-				step.ExpectError = regexp.MustCompile(`(?s)Resource precondition failed.*Topic\s+audit\s+is\s+not\s+drained:.*` + s.blocks)
+				step.ExpectError = regexp.MustCompile(`(?s)Resource precondition failed.*Topic\s+` + regexp.QuoteMeta(topic) + `\s+is\s+not\s+drained:.*` + s.blocks)
 			}
 			resource.Test(t, resource.TestCase{Steps: []resource.TestStep{step}})
 		})

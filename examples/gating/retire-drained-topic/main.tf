@@ -16,8 +16,14 @@ terraform {
 
 provider "kafka" {}
 
+variable "topic" {
+  description = "The topic to retire."
+  type        = string
+  default     = "audit"
+}
+
 variable "retire_audit_topic" {
-  description = "Set to true to delete the audit topic; the plan fails while it is not drained."
+  description = "Set to true to delete the topic; the plan fails while it is not drained."
   type        = bool
   default     = false
 }
@@ -30,17 +36,17 @@ variable "quiet_for" {
 
 # Who writes: the last write (every producer, idempotent or not) and the open transactions.
 data "kafka_topic_producers" "audit" {
-  topics = ["audit"]
+  topics = [var.topic]
 }
 
 # Whether it is empty: a last_write_time of null is no write only where no record is left.
 data "kafka_topic_offsets" "audit" {
-  topic = "audit"
+  topic = var.topic
 }
 
 # Who reads: every group with commits, share state or members on it, and whether it is done.
 data "kafka_consumer_groups" "audit_readers" {
-  topics = ["audit"]
+  topics = [var.topic]
 }
 
 locals {
@@ -55,7 +61,7 @@ locals {
 # Stands for the topic itself (for example a kafka_topic resource of a provider that manages topics).
 resource "terraform_data" "audit_topic" {
   count = var.retire_audit_topic ? 0 : 1
-  input = "audit"
+  input = var.topic
 }
 
 resource "terraform_data" "audit_drain_gate" {
@@ -64,7 +70,7 @@ resource "terraform_data" "audit_drain_gate" {
   lifecycle {
     precondition {
       condition     = !var.retire_audit_topic || (!local.written_recently && local.open_transactions == 0 && length(local.unread) == 0)
-      error_message = "Topic audit is not drained: last write ${coalesce(local.last_write, "unknown")} (nothing may be written for ${var.quiet_for}), ${local.open_transactions} open transaction(s), groups still reading: ${jsonencode(local.unread)}."
+      error_message = "Topic ${var.topic} is not drained: last write ${coalesce(local.last_write, "unknown")} (nothing may be written for ${var.quiet_for}), ${local.open_transactions} open transaction(s), groups still reading: ${jsonencode(local.unread)}."
     }
   }
 }
