@@ -5,11 +5,9 @@ package kafkaclient
 // coordinates, so the broker that lists a group is its coordinator.
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"regexp"
-	"slices"
 	"sync"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -18,14 +16,7 @@ import (
 // listedAnywhere says whether any broker of the latest metadata lists the group (ListGroups on
 // each: a broker lists the groups it coordinates), without FindCoordinator.
 func (gr *groupReads) listedAnywhere(ctx context.Context, group string) (bool, error) {
-	gr.cluster.layout.mu.Lock()
-	brokers := make([]leader, 0, len(gr.cluster.layout.brokers))
-	for id, address := range gr.cluster.layout.brokers {
-		brokers = append(brokers, leader{id: id, address: address})
-	}
-	gr.cluster.layout.mu.Unlock()
-	slices.SortFunc(brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
-	for _, b := range brokers {
+	for _, b := range gr.cluster.layout.knownBrokers() {
 		groups, err := gr.listGroupsOn(ctx, b, group)
 		if err != nil {
 			return false, err

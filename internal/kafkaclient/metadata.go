@@ -86,6 +86,18 @@ func (v *layout) namedSince(address string, t time.Time) bool {
 	return ok && !named.Before(t)
 }
 
+// knownBrokers is every broker of the latest metadata, sorted by id.
+func (v *layout) knownBrokers() []leader {
+	v.mu.Lock()
+	brokers := make([]leader, 0, len(v.brokers))
+	for id, address := range v.brokers {
+		brokers = append(brokers, leader{id: id, address: address})
+	}
+	v.mu.Unlock()
+	slices.SortFunc(brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
+	return brokers
+}
+
 // brokerAddress is the address of broker id, "" when the latest metadata does not list it.
 func (v *layout) brokerAddress(id int32) string {
 	v.mu.Lock()

@@ -57,13 +57,7 @@ type TopicWriters struct {
 // LastWrite is the largest record timestamp of the topic's partitions (ms); nil when none holds
 // a record.
 func (t TopicWriters) LastWrite() *int64 {
-	var last *int64
-	for _, p := range t.Partitions {
-		if p.MaxTimestamp != nil && (last == nil || *p.MaxTimestamp > *last) {
-			last = p.MaxTimestamp
-		}
-	}
-	return last
+	return latest(t.Partitions, func(p PartitionWriters) *int64 { return p.MaxTimestamp })
 }
 
 // PartitionWriters is one partition's ends of the log and its producers.
@@ -478,23 +472,11 @@ func openOn(partitions map[topicPartition]*PartitionWriters) map[txnKey][]OpenPa
 	return out
 }
 
-// knownBrokers is every broker of the latest metadata, sorted by id.
-func (pr *producerReads) knownBrokers() []leader {
-	pr.cluster.layout.mu.Lock()
-	brokers := make([]leader, 0, len(pr.cluster.layout.brokers))
-	for id, address := range pr.cluster.layout.brokers {
-		brokers = append(brokers, leader{id: id, address: address})
-	}
-	pr.cluster.layout.mu.Unlock()
-	slices.SortFunc(brokers, func(a, b leader) int { return cmp.Compare(a.id, b.id) })
-	return brokers
-}
-
 // listTransactions asks every broker at once for the transactions of producer ids it
 // coordinates. A broker lists only the transactional ids the principal may DESCRIBE. Where two
 // brokers list one producer id (a coordinator moving), the lower broker id is kept.
 func (pr *producerReads) listTransactions(ctx context.Context, ids []int64) (map[int64]listedTxn, error) {
-	brokers := pr.knownBrokers()
+	brokers := pr.cluster.layout.knownBrokers()
 	answers := make([][]kmsg.ListTransactionsResponseTransactionState, len(brokers))
 	errs := make([]error, len(brokers))
 	var wg sync.WaitGroup

@@ -35,10 +35,15 @@ type TopicOffsets struct {
 // brokers (LogAppendTime) stamped it. nil where no partition has one: no record, or none with a
 // timestamp.
 func LastWriteMs(partitions []PartitionOffsets) *int64 {
+	return latest(partitions, func(p PartitionOffsets) *int64 { return p.MaxTimestamp })
+}
+
+// latest is the largest of the non-nil timestamps ts gives of items; nil where none has one.
+func latest[T any](items []T, ts func(T) *int64) *int64 {
 	var last *int64
-	for _, p := range partitions {
-		if p.MaxTimestamp != nil && (last == nil || *p.MaxTimestamp > *last) {
-			last = p.MaxTimestamp
+	for _, item := range items {
+		if t := ts(item); t != nil && (last == nil || *t > *last) {
+			last = t
 		}
 	}
 	return last
