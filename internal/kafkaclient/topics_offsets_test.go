@@ -2,12 +2,14 @@ package kafkaclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -117,4 +119,33 @@ func TestTopicsOffsetsRequestsGrowWithBrokers(t *testing.T) {
 		t.Fatalf("got %d topics, t007: %+v", len(got), got[7])
 	}
 	expectRequests(t, counts, dials, map[kmsg.Key]int{kmsg.Metadata: 1, kmsg.ListOffsets: 2 * len(leaders)})
+}
+
+// The last write (issue 37): each partition's largest record timestamp under read_uncommitted,
+// whatever the read's isolation level, so that a record of an open transaction counts; a broker
+// before Kafka 3.0 (ListOffsets below v7) cannot answer it, and the read says so rather than
+// answer null, which would read as "never written".
+func TestTopicsOffsetsLastWrite(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(2, "a"))
+	produceAt(t, c, "a", 0, stamped(10, 30)...)
+	openTransaction(t, c, "a", 1, 1) // stamped now: the latest write
+	got, err := newClient(t, c, 5*time.Second).TopicsOffsets(context.Background(),
+		TopicsOffsetsRequest{Isolation: ReadCommitted, LastWrite: true})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	p0, p1 := got[0].Partitions[0].MaxTimestamp, got[0].Partitions[1].MaxTimestamp
+	if p0 == nil || *p0 != stamped(30)[0].UnixMilli() || p1 == nil || *p1 < *p0 {
+		t.Fatalf("max timestamps %s and %s, want %d and the open record's, later", show(p0), show(p1), stamped(30)[0].UnixMilli())
+	}
+	if last := LastWriteMs(got[0].Partitions); last == nil || *last != *p1 {
+		t.Fatalf("last write %s, want partition 1's %d", show(last), *p1)
+	}
+
+	old := newCluster(t, kfake.SeedTopics(1, "a"), kfake.MaxVersions(kversion.V2_8_0()))
+	_, err = newClient(t, old, 5*time.Second).TopicsOffsets(context.Background(), TopicsOffsetsRequest{LastWrite: true})
+	var unsupported *UnsupportedError
+	if !errors.As(err, &unsupported) || unsupported.Since != "3.0" {
+		t.Fatalf("Kafka 2.8: got %v, want an *UnsupportedError naming Kafka 3.0", err)
+	}
 }
