@@ -3,6 +3,7 @@ package provider
 import (
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,8 +103,11 @@ func TestAccGatingRecipe_readBeforeCutOver(t *testing.T) {
 	commit := func(p0, p1 int64) func() {
 		return func() { k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: p0, 1: p1}}) }
 	}
-	notYet := regexp.MustCompile(`(?s)Resource precondition failed.*orders-service\s+has\s+not\s+yet\s+read\s+every\s+record\s+produced\s+before\s+` +
-		regexp.QuoteMeta(cut.UTC().Format(time.RFC3339)) + `\.`)
+	// The message names each partition behind, its commit and the offset it must reach.
+	notYet := func(behind string) *regexp.Regexp {
+		return regexp.MustCompile(`(?s)Resource precondition failed.*orders-service\s+has\s+not\s+yet\s+read\s+every\s+record\s+produced\s+before\s+` +
+			regexp.QuoteMeta(cut.UTC().Format(time.RFC3339)) + `:\s+` + strings.ReplaceAll(regexp.QuoteMeta(behind), " ", `\s+`) + `\.`)
+	}
 	resource.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
@@ -117,8 +121,10 @@ func TestAccGatingRecipe_readBeforeCutOver(t *testing.T) {
 					groupOracleAgrees{t: t, k: k, group: group, entries: []groupEntry{{topic, 0, 2, 4}, {topic, 1, 1, 1}}},
 				},
 			},
-			{PreConfig: commit(1, 1), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars, ExpectError: notYet},
-			{PreConfig: commit(2, 0), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars, ExpectError: notYet},
+			{PreConfig: commit(1, 1), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars,
+				ExpectError: notYet("orders/0 (committed 1, needs 2)")},
+			{PreConfig: commit(2, 0), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars,
+				ExpectError: notYet("orders/1 (committed 0, needs 1)")},
 			{PreConfig: commit(4, 1), ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories, ConfigVariables: vars},
 		},
 	})

@@ -34,11 +34,13 @@ locals {
     for p in data.kafka_topic_offsets.orders_at_cut_over.partitions :
     p.partition => coalesce(p.timestamp_offset, p.latest_offset)
   }
-  read_before_cut_over = alltrue([
+  # The partitions whose commit has not reached it (or that have none, or one past the log end).
+  behind = [
     for p in data.kafka_consumer_group_offsets.orders.partitions :
-    # coalesce: committed_offset and lag are null without a commit (Terraform evaluates both sides of &&)
-    coalesce(p.lag, -1) >= 0 && coalesce(p.committed_offset, -1) >= local.cut_over_offset[p.partition]
-  ])
+    # coalesce: committed_offset and lag are null without a commit (Terraform evaluates both sides of ||)
+    "${p.topic}/${p.partition} (committed ${coalesce(p.committed_offset, "none")}, needs ${local.cut_over_offset[p.partition]})"
+    if coalesce(p.lag, -1) < 0 || coalesce(p.committed_offset, -1) < local.cut_over_offset[p.partition]
+  ]
 }
 
 # Stands for the change that must wait (for example dropping the old schema).
@@ -47,8 +49,8 @@ resource "terraform_data" "drop_old_schema" {
 
   lifecycle {
     precondition {
-      condition     = local.read_before_cut_over
-      error_message = "orders-service has not yet read every record produced before ${var.cut_over_time}."
+      condition     = length(local.behind) == 0
+      error_message = "orders-service has not yet read every record produced before ${var.cut_over_time}: ${join(", ", local.behind)}."
     }
   }
 }

@@ -39,8 +39,10 @@ resource "terraform_data" "migrate_tenant_42" {
 
   lifecycle {
     precondition {
-      condition     = local.tenant_lag == 0
-      error_message = "orders-service still lags ${coalesce(local.tenant_lag, "(no commit)")} offsets on orders partition ${local.tenant_partition}, tenant-42's (latest offset ${data.kafka_partition_offsets.tenant.latest_offset})."
+      condition = local.tenant_lag == 0
+      error_message = (local.tenant_lag == null
+        ? "orders-service has no commit on orders partition ${local.tenant_partition}, tenant-42's (latest offset ${data.kafka_partition_offsets.tenant.latest_offset})."
+      : "orders-service still lags ${local.tenant_lag} offsets on orders partition ${local.tenant_partition}, tenant-42's (latest offset ${data.kafka_partition_offsets.tenant.latest_offset}).")
     }
   }
 }

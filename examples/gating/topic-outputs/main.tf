@@ -1,5 +1,6 @@
 # Print a topic's offsets in every plan.
 terraform {
+  required_version = ">= 1.10" # plantimestamp() in a data source argument: unknown while validating only from 1.10
   required_providers {
     kafka = { source = "kafka-offsets/kafka" }
   }
