@@ -16,7 +16,7 @@ resource "terraform_data" "retire_legacy_a" {
     }
     precondition {
       condition     = data.kafka_topic_producers.retiring.hanging_transactions == 0
-      error_message = "A transaction hangs on legacy.a: ${join("; ", [for t in data.kafka_topic_producers.retiring.transactions : coalesce(t.hanging_reason, "") if t.hanging])}"
+      error_message = "A transaction hangs on legacy.a: ${join("; ", [for t in data.kafka_topic_producers.retiring.transactions : t.hanging_reason == null ? "" : t.hanging_reason if t.hanging])}"
     }
   }
 }

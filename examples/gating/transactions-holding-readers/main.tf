@@ -19,6 +19,6 @@ check "no_transaction_holds_orders_readers" {
 
   assert {
     condition     = data.kafka_topic_producers.orders.hanging_transactions == 0
-    error_message = "Transactions hold read_committed readers of ${join(", ", [for t in data.kafka_topic_producers.orders.selected_topics : t.name if t.hanging_transactions > 0])} back (${data.kafka_topic_producers.orders.held_records} offsets held): ${join("; ", [for t in data.kafka_topic_producers.orders.transactions : "${coalesce(t.transactional_id, "producer ${t.producer_id}")}: ${coalesce(t.hanging_reason, "")}" if t.hanging])}."
+    error_message = "Transactions hold read_committed readers of ${join(", ", [for t in data.kafka_topic_producers.orders.selected_topics : t.name if t.hanging_transactions > 0])} back (${data.kafka_topic_producers.orders.held_records} offsets held): ${join("; ", [for t in data.kafka_topic_producers.orders.transactions : "${coalesce(t.transactional_id, "producer ${t.producer_id}")}: ${t.hanging_reason == null ? "" : t.hanging_reason}" if t.hanging])}."
   }
 }
