@@ -32,9 +32,15 @@ type TopicOffsets struct {
 
 // LastWriteMs is the largest record timestamp of partitions (their MaxTimestamp), in milliseconds
 // since the Unix epoch: the time of the topic's last write, as its producers (CreateTime) or its
-// brokers (LogAppendTime) stamped it. nil where no partition has one: no record, or none with a
-// timestamp.
+// brokers (LogAppendTime) stamped it. nil where no partition has one (no record, or none with a
+// timestamp), and where a partition that holds records has none: the latest of the others would
+// then claim a quiet topic that nobody can vouch for.
 func LastWriteMs(partitions []PartitionOffsets) *int64 {
+	for _, p := range partitions {
+		if p.MaxTimestamp == nil && (p.Latest > p.Earliest || p.HighWatermark > p.Earliest) {
+			return nil
+		}
+	}
 	return latest(partitions, func(p PartitionOffsets) *int64 { return p.MaxTimestamp })
 }
 

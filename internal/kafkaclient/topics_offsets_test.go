@@ -149,3 +149,27 @@ func TestTopicsOffsetsLastWrite(t *testing.T) {
 		t.Fatalf("Kafka 2.8: got %v, want an *UnsupportedError naming Kafka 3.0", err)
 	}
 }
+
+// A partition that holds records without a known last write (its record with the largest
+// timestamp removed by DeleteRecords, or records without timestamps) makes the topic's unknown:
+// the other partitions' latest would read as a quiet topic. Empty partitions have none and count
+// for nothing.
+func TestLastWriteMsUnknownPartition(t *testing.T) {
+	at := func(ms int64) *int64 { return &ms }
+	cases := []struct {
+		name       string
+		partitions []PartitionOffsets
+		want       *int64
+	}{
+		{"every partition known", []PartitionOffsets{{Earliest: 0, Latest: 3, MaxTimestamp: at(10)}, {Earliest: 2, Latest: 9, MaxTimestamp: at(20)}}, at(20)},
+		{"an empty partition", []PartitionOffsets{{Earliest: 4, Latest: 4}, {Earliest: 0, Latest: 1, MaxTimestamp: at(7)}}, at(7)},
+		{"records without a known time", []PartitionOffsets{{Earliest: 0, Latest: 3}, {Earliest: 0, Latest: 1, MaxTimestamp: at(7)}}, nil},
+		{"records held in an open transaction only", []PartitionOffsets{{Earliest: 0, Latest: 0, HighWatermark: 2}, {Earliest: 0, Latest: 1, MaxTimestamp: at(7)}}, nil},
+		{"no record at all", []PartitionOffsets{{Earliest: 5, Latest: 5}}, nil},
+	}
+	for _, c := range cases {
+		if got := LastWriteMs(c.partitions); show(got) != show(c.want) {
+			t.Errorf("%s: last write %s, want %s", c.name, show(got), show(c.want))
+		}
+	}
+}

@@ -52,6 +52,7 @@ func TestAccConsumerGroups_kindsAndFilters(t *testing.T) {
 	a := k.CreateTopic(prefix+"-a", 2, nil)
 	b := k.CreateTopic(prefix+"-b", 1, nil)
 	c := k.CreateTopic(prefix+"-c", 1, nil)
+	unread := k.CreateTopic(prefix+"-d", 1, nil)
 	classic, nextGen, admin, connect := prefix+"-g1-classic", prefix+"-g2-848", prefix+"-g3-admin", prefix+"-g4-connect"
 	k.Produce(a, 0, 5)
 	k.Produce(a, 1, 3)
@@ -101,6 +102,11 @@ func TestAccConsumerGroups_kindsAndFilters(t *testing.T) {
 					{nextGen, nextGenState, nextGenProtocol, []string{b}, 1, nextGenType},
 					{admin, "Empty", "", []string{c}, 4, "classic"},
 				}),
+			},
+			{
+				// A topic nobody reads: no group, and so not caught up over the groups, saying why.
+				Config:            consumerGroupsConfig(t, fmt.Sprintf("topics = [%q]", unread)),
+				ConfigStateChecks: expectGroups(k, []string{unread}, nil),
 			},
 			{
 				Config:      consumerGroupsConfig(t, fmt.Sprintf("topics = [%q]", prefix+"-missing")),

@@ -271,11 +271,70 @@ func expectGroups(k *acctest.Kafka, filter []string, want []groupsEntry) []state
 	for _, e := range want {
 		entries = append(entries, e.check(k, knownvalue.Null(), e.because(k, filter)))
 	}
+	ids := []knownvalue.Check{}
+	for _, e := range want {
+		ids = append(ids, knownvalue.StringExact(e.id))
+	}
+	top := groupsVerdictOracle{k: k, entries: want}
 	return []statecheck.StateCheck{
 		groupsOracleAgrees{k: k, entries: want, filter: filter},
 		statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"), knownvalue.ListExact(entries)),
+		statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("group_ids"), knownvalue.ListExact(ids)),
+		statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("caught_up"), top),
+		statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("not_caught_up"), groupsNotCaughtUpOracle{top}),
 	}
 }
+
+// groupsVerdictOracle is kafka_consumer_groups' top-level caught_up as kadm's offsets say: true
+// only when groups are selected and each is caught up.
+type groupsVerdictOracle struct {
+	k       *acctest.Kafka
+	entries []groupsEntry
+}
+
+// behind is the id of every selected group kadm says is not caught up, in order.
+func (o groupsVerdictOracle) behind() []string {
+	var ids []string
+	for _, e := range o.entries {
+		if behind := o.k.GroupNotCaughtUp(e.id, e.groupType == "share", e.topics...); behind == nil || len(behind) > 0 {
+			ids = append(ids, e.id)
+		}
+	}
+	return ids
+}
+
+func (o groupsVerdictOracle) CheckValue(v any) error {
+	if behind := o.behind(); v != (len(o.entries) > 0 && len(behind) == 0) {
+		return fmt.Errorf("caught_up over the groups is %v; the oracle (kadm) says %d groups are selected, %q not caught up", v, len(o.entries), behind)
+	}
+	return nil
+}
+
+func (o groupsVerdictOracle) String() string { return "caught_up over the groups as kadm's offsets say" }
+
+// groupsNotCaughtUpOracle: one line per group the oracle says is behind, each starting with its
+// id; one "no group selected" line when none is selected.
+type groupsNotCaughtUpOracle struct{ groupsVerdictOracle }
+
+func (o groupsNotCaughtUpOracle) CheckValue(v any) error {
+	list, _ := v.([]any)
+	want := o.behind()
+	prefix := func(id string) string { return id + ": " }
+	if len(o.entries) == 0 {
+		want, prefix = []string{"no group selected: "}, func(s string) string { return s }
+	}
+	if len(list) != len(want) {
+		return fmt.Errorf("not_caught_up over the groups is %q; the oracle (kadm) says these are behind: %q", list, want)
+	}
+	for i, line := range list {
+		if s, _ := line.(string); !strings.HasPrefix(s, prefix(want[i])) {
+			return fmt.Errorf("not_caught_up[%d] is %q; want it to start %q", i, s, prefix(want[i]))
+		}
+	}
+	return nil
+}
+
+func (o groupsNotCaughtUpOracle) String() string { return "not_caught_up over the groups as kadm's offsets say" }
 
 // oracleAgrees is a state check that asks franz-go's kadm, not our code, for the partition's
 // offsets and fails when the broker's answer is not the one the test expects.

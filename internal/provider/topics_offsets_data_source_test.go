@@ -32,8 +32,10 @@ type topicEntry struct {
 func expectTopics(t *testing.T, k *acctest.Kafka, want []topicEntry) []statecheck.StateCheck {
 	t.Helper()
 	var (
-		checks  []statecheck.StateCheck
-		entries []knownvalue.Check
+		checks      []statecheck.StateCheck
+		entries     []knownvalue.Check
+		counts      = map[string]knownvalue.Check{}
+		withRecords = []knownvalue.Check{}
 	)
 	for _, e := range want {
 		var count int64
@@ -48,9 +50,18 @@ func expectTopics(t *testing.T, k *acctest.Kafka, want []topicEntry) []statechec
 			"internal":        knownvalue.Bool(false),
 			"last_write_time": knownvalue.Null(), // fetch_last_write_time unset
 		}))
+		counts[e.name] = knownvalue.Int64Exact(count)
+		if count > 0 {
+			withRecords = append(withRecords, knownvalue.StringExact(e.name))
+		}
 	}
-	return append(checks, statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", tfjsonpath.New("topics"),
-		knownvalue.ListExact(entries)))
+	at := func(name string) tfjsonpath.Path { return tfjsonpath.New(name) }
+	return append(checks,
+		statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", at("topics"), knownvalue.ListExact(entries)),
+		// The top-level summary, which a mock can set: the same counts by name, the topics holding records.
+		statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", at("message_counts"), knownvalue.MapExact(counts)),
+		statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", at("topics_with_records"), knownvalue.ListExact(withRecords)),
+		statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", at("last_write_time"), knownvalue.Null()))
 }
 
 // A regex selects whole names: prefix\.orders\..* selects the two orders topics (sorted by
@@ -173,6 +184,7 @@ data "kafka_topics_offsets" "both" {
 }
 `, regexp.QuoteMeta(a), regexp.QuoteMeta(b), optIn)
 	}
+	// The top-level last write is the latest of both: b's open transaction, written after a's records.
 	checks := func(wantA, wantB knownvalue.Check) []statecheck.StateCheck {
 		topics, ia, ib := "data.kafka_topics_offsets.both", 0, 1 // sorted by name
 		if b < a {
@@ -182,6 +194,7 @@ data "kafka_topics_offsets" "both" {
 			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ia).AtMapKey("name"), knownvalue.StringExact(a)),
 			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ia).AtMapKey("last_write_time"), wantA),
 			statecheck.ExpectKnownValue(topics, tfjsonpath.New("topics").AtSliceIndex(ib).AtMapKey("last_write_time"), wantB),
+			statecheck.ExpectKnownValue(topics, tfjsonpath.New("last_write_time"), wantB),
 		}
 	}
 	resource.Test(t, resource.TestCase{

@@ -174,7 +174,7 @@ func runTruthRow(t *testing.T, k *acctest.Kafka, s readerState, topic, group, pr
 			outputIs("caught_up", s.want.caughtUp), outputIs("total_lag_zero", s.want.totalLagZero),
 			outputIs("time_lag_within", s.want.timeLagWithin), outputIs("groups_caught_up", s.want.groupsCaughtUp),
 			outputIs("no_readers", s.want.noReaders), outputIs("drained", s.want.drained),
-			outputIs("same_reasons", "true"), outputIs("same_time_lag", "true")),
+			outputIs("same_reasons", "true"), outputIs("same_time_lag", "true"), outputIs("same_top_level", "true")),
 	}
 	refused := regexp.MustCompile(`(?s)(Kafka broker refused the request.*GROUP_AUTHORIZATION_FAILED|Not authorized to list every consumer group)`)
 	wait := resource.TestStep{Config: truthWaitConfig(s, topic, group, provider)}
@@ -276,6 +276,7 @@ locals {
   entries = [for r in data.kafka_consumer_groups.readers.groups : r if r.group_id == %[2]q]
   listed  = [for r in local.entries : r.caught_up]
   other   = length(local.entries) == 0 ? null : local.entries[0]
+  top     = data.kafka_consumer_groups.readers
 }
 output "caught_up" { value = tostring(local.g.caught_up) }
 output "total_lag_zero" { value = can(local.g.total_lag == 0) ? tostring(local.g.total_lag == 0) : "error" }
@@ -289,6 +290,16 @@ output "same_reasons" {
   value = tostring(local.other != null && (
     jsonencode([for r in local.g.not_caught_up : startswith(r, "topics not seen: ") ? "topics not seen" : r]) ==
   jsonencode([for r in try(local.other.not_caught_up, []) : startswith(r, "topics not seen: ") ? "topics not seen" : r])))
+}
+# The top-level verdict over the groups selected (this group and the rollout's -v2, or none) says
+# what their entries say: one line per group behind, its first three reasons.
+output "same_top_level" {
+  value = tostring(local.top.caught_up == (length(local.top.groups) > 0 && alltrue([for r in local.top.groups : r.caught_up])) &&
+    jsonencode(local.top.group_ids) == jsonencode([for r in local.top.groups : r.group_id]) && (length(local.top.groups) == 0
+      ? length(local.top.not_caught_up) == 1 && try(startswith(local.top.not_caught_up[0], "no group selected: "), false)
+      : jsonencode([for l in local.top.not_caught_up : replace(l, "/topics not seen: [^;]*/", "topics not seen")]) == jsonencode([
+        for r in local.top.groups : replace("${r.group_id}: ${join("; ", slice(r.not_caught_up, 0, min(3, length(r.not_caught_up))))}${
+  length(r.not_caught_up) > 3 ? "; and ${length(r.not_caught_up) - 3} more" : ""}", "/topics not seen: [^;]*/", "topics not seen") if !r.caught_up])))
 }
 output "same_time_lag" {
   value = tostring(local.other != null && (local.g.max_time_lag_ms == null ? try(local.other.max_time_lag_ms, 0) == null : (
