@@ -310,7 +310,9 @@ func (o groupsVerdictOracle) CheckValue(v any) error {
 	return nil
 }
 
-func (o groupsVerdictOracle) String() string { return "caught_up over the groups as kadm's offsets say" }
+func (o groupsVerdictOracle) String() string {
+	return "caught_up over the groups as kadm's offsets say"
+}
 
 // groupsNotCaughtUpOracle: one line per group the oracle says is behind, each starting with its
 // id; one "no group selected" line when none is selected.
@@ -334,7 +336,9 @@ func (o groupsNotCaughtUpOracle) CheckValue(v any) error {
 	return nil
 }
 
-func (o groupsNotCaughtUpOracle) String() string { return "not_caught_up over the groups as kadm's offsets say" }
+func (o groupsNotCaughtUpOracle) String() string {
+	return "not_caught_up over the groups as kadm's offsets say"
+}
 
 // oracleAgrees is a state check that asks franz-go's kadm, not our code, for the partition's
 // offsets and fails when the broker's answer is not the one the test expects.

@@ -52,7 +52,7 @@ var topicsOffsetsTopicObject = schema.NestedAttributeObject{Attributes: map[stri
 		"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
 		"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +
 		"exactly when the topic is drained."},
-	"internal":        schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
+	"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
 	"last_write_time": lastWriteTimeAttribute("The topic's last write, over its partitions (`null` too where one of " +
 		"them holds records whose last write is not known)"),
 }}
