@@ -121,6 +121,23 @@ func (k *Kafka) AddPartitions(topic string, n int) {
 	k.Kgo.PurgeTopicsFromClient(topic) // the producer learns the new partitions on its next record
 }
 
+// DeleteTopic deletes a topic and waits, up to 30 s, until kadm's metadata no longer lists it.
+func (k *Kafka) DeleteTopic(topic string) {
+	k.t.Helper()
+	if _, err := k.Admin.DeleteTopic(ctx(k.t), topic); err != nil {
+		k.t.Fatalf("delete topic %s: %v", topic, err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		details, err := k.Admin.ListTopics(ctx(k.t), topic)
+		if d, listed := details[topic]; err == nil && (!listed || errors.Is(d.Err, kerr.UnknownTopicOrPartition)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			k.t.Fatalf("topic %s is still listed 30 s after its deletion (%v)", topic, err)
+		}
+	}
+}
+
 // RecreateTopic deletes a topic and creates it again under the same name, empty, with partitions
 // partitions: retried while the broker still finishes the deletion (TOPIC_ALREADY_EXISTS).
 func (k *Kafka) RecreateTopic(topic string, partitions int32) {

@@ -112,6 +112,11 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				MarkdownDescription: "The consumer group's `group.id`.",
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
+			"allow_missing": allowMissingAttribute("consumer group", "`caught_up = false` with the reason in "+
+				"`not_caught_up`, `partitions` empty and `total_lag` `null`, so that a new consumer's first rollout "+
+				"can plan while its gate still refuses to read a group nobody runs as caught up. A `wait` block "+
+				"still waits for the group to appear. A topic of `topics` that does not exist stays an error."),
+			"exists": existsAttribute("consumer group"),
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
 				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
@@ -184,6 +189,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
 	fetchTimestamps := configValue[types.Bool](ctx, req.Config, "fetch_timestamps", &resp.Diagnostics)
 	wait := configValue[*groupWaitModel](ctx, req.Config, "wait", &resp.Diagnostics) // consumer_group_offsets_wait.go
+	allowMissing := configValue[types.Bool](ctx, req.Config, "allow_missing", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
@@ -194,8 +200,18 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		return
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
-	res, ok := readGroupOffsets(ctx, d.data.client, q, wait, &resp.Diagnostics) // once, or with the wait block
+	res, missing, ok := readGroupOffsets(ctx, d.data.client, q, wait, allowMissing.ValueBool(), &resp.Diagnostics) // once, or with the wait block
 	if !ok {
+		return
+	}
+	if missing != nil {
+		tflog.Debug(ctx, "consumer group not found, allow_missing is set")
+		setState(&resp.State, withEmptyList(tfAttrs{
+			"exists":                 tfBool(false),
+			"caught_up":              tfBool(false),
+			"not_caught_up":          tfStrings([]string{missing.Error()}),
+			"uncommitted_partitions": tfInt64(0),
+		}, "partitions", groupPartitionType))
 		return
 	}
 
@@ -207,6 +223,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		memberCount = tfInt64(int64(res.Members))
 	}
 	setState(&resp.State, tfAttrs{
+		"exists":                 tfBool(true),
 		"state":                  tfString(res.State),
 		"group_type":             tfStringOrNull(res.Type),
 		"member_count":           memberCount,

@@ -23,6 +23,7 @@ import (
 // The wait block of kafka_consumer_group_offsets: read again until the group has caught up.
 
 type groupWaitModel struct {
+	Enabled      types.Bool           `tfsdk:"enabled"`
 	MaxTotalLag  types.Int64          `tfsdk:"max_total_lag"`
 	MaxTimeLag   timetypes.GoDuration `tfsdk:"max_time_lag"`
 	StallTimeout timetypes.GoDuration `tfsdk:"stall_timeout"`
@@ -30,8 +31,11 @@ type groupWaitModel struct {
 	PollInterval timetypes.GoDuration `tfsdk:"poll_interval"`
 }
 
-// waitsForTime: the wait has a time-lag condition, so its reads need the timestamps.
-func (w *groupWaitModel) waitsForTime() bool { return w != nil && !w.MaxTimeLag.IsNull() }
+// enabled: the configuration has a wait block that is on; otherwise the data source reads once.
+func (w *groupWaitModel) enabled() bool { return w != nil && w.Enabled.ValueBool() }
+
+// waitsForTime: the wait is on and has a time-lag condition, so its reads need the timestamps.
+func (w *groupWaitModel) waitsForTime() bool { return w.enabled() && !w.MaxTimeLag.IsNull() }
 
 // Bounds of the wait: a day at most, as the provider's timeout; a poll at most every second.
 const (
@@ -52,8 +56,17 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			"the data source a `depends_on` on the change that starts the drain: the gating " +
 			"guide's \"Wait during apply until a group has caught up\" has the recipe and which " +
 			"conditions apply when.",
-		Validators: []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("timeout"))},
+		Validators: []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("enabled"),
+			path.MatchRelative().AtName("timeout"))},
 		Attributes: map[string]schema.Attribute{
+			"enabled": schema.BoolAttribute{
+				Optional: true, // required in a wait block: AlsoRequires above
+				MarkdownDescription: "Required in a `wait` block. Whether this read waits: `false` reads once, as " +
+					"without the block. Terraform reads a data source whenever it plans, and waits with it, unless " +
+					"its configuration depends on a change not yet applied (then it reads during `apply`): a wait " +
+					"left on would hold every later plan, of every pull request, while the group lags. Set it from a " +
+					"variable that only the run meant to wait sets (`terraform apply -var wait_for_drain=true`).",
+			},
 			"max_total_lag": schema.Int64Attribute{
 				Optional: true,
 				MarkdownDescription: "Done when `total_lag` is at most this, in offsets. Default 0 when " +
@@ -140,18 +153,16 @@ func goDuration(v timetypes.GoDuration, diags *diag.Diagnostics) time.Duration {
 
 // readGroupOffsets reads the group once, or with a wait block until it has caught up; failures
 // become diagnostics.
-func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkaclient.GroupOffsetsRequest, w *groupWaitModel, diags *diag.Diagnostics) (kafkaclient.GroupOffsets, bool) {
+func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkaclient.GroupOffsetsRequest, w *groupWaitModel,
+	allowMissing bool, diags *diag.Diagnostics) (res kafkaclient.GroupOffsets, missing *kafkaclient.GroupNotFoundError, ok bool) {
 	read := func(ctx context.Context) (kafkaclient.GroupOffsets, error) { return client.GroupOffsets(ctx, q) }
-	var (
-		res kafkaclient.GroupOffsets
-		err error
-	)
-	if w == nil {
+	var err error
+	if !w.enabled() {
 		res, err = read(ctx)
 	} else {
 		s := w.settings(diags)
 		if diags.HasError() {
-			return res, false
+			return res, nil, false
 		}
 		res, err = waitForGroup(ctx, q.GroupID, s, read)
 	}
@@ -160,21 +171,23 @@ func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkacl
 		stalled *groupStalledError
 	)
 	switch {
+	case allowMissing && errors.As(err, &missing):
+		return res, missing, true
 	case errors.As(err, &stalled):
 		diags.AddAttributeError(path.Root("wait").AtName("stall_timeout"), "Consumer group stalled", err.Error()+
 			". Check the group's consumers: are they running, do they commit, do they fail on a record? Raise "+
 			"wait.stall_timeout if they commit less often.")
-		return res, false
+		return res, nil, false
 	case errors.As(err, &behind):
 		diags.AddAttributeError(path.Root("wait").AtName("timeout"), "Consumer group has not caught up", err.Error()+
 			". Raise wait.timeout, wait.max_total_lag or wait.max_time_lag, or check the group's consumers (are they running, "+
 			"and do they commit?).")
-		return res, false
+		return res, nil, false
 	case err != nil:
 		addReadError(diags, err, consumerGroupOffsetsErrorAttrs)
-		return res, false
+		return res, nil, false
 	}
-	return res, true
+	return res, nil, true
 }
 
 // groupProgress is what one read says about the wait's condition, from the read's verdict

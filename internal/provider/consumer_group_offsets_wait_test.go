@@ -131,7 +131,7 @@ func TestWaitForGroupErrors(t *testing.T) {
 }
 
 func waitConfig(t *testing.T, group, topic, wait string) string {
-	return groupConfig(t, group, fmt.Sprintf("topics = [%q]\n  wait {\n    %s\n  }", topic, wait))
+	return groupConfig(t, group, fmt.Sprintf("topics = [%q]\n  wait {\n    enabled = true\n    %s\n  }", topic, wait))
 }
 
 // A consumer catches up while the data source waits: the read ends with total_lag 0 and the
@@ -243,17 +243,56 @@ func TestAccConsumerGroupOffsets_waitAgreesWithCaughtUp(t *testing.T) {
 	})
 }
 
-// A wait block needs a timeout, and bounds it; checked while planning, without a broker.
+// A wait block left in a configuration does not hold the plans after it (issue 38): with enabled =
+// false the data source reads once while planning and the group's lag shows at once; were it
+// waiting, the 20 s timeout would fail the step. With enabled = true, the same plan waits and fails
+// when the timeout runs out, naming the partition behind.
+func TestAccConsumerGroupOffsets_waitOnlyWhenEnabled(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	group := topic + "-g"
+	k.Produce(topic, 0, 5)
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 2}})
+	if lag := k.GroupLag(group); lag != 3 {
+		t.Fatalf("oracle (kadm) says group %s lags %d; the test needs 3", group, lag)
+	}
+	config := func(enabled bool, timeout string) string {
+		return groupConfig(t, group, fmt.Sprintf("topics = [%q]\n  wait {\n    enabled = %v\n    timeout = %q\n    poll_interval = \"1s\"\n  }",
+			topic, enabled, timeout))
+	}
+	const addr = "data.kafka_consumer_group_offsets.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config(false, "20s"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("caught_up"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(3)),
+				},
+			},
+			{
+				Config:      config(true, "2s"),
+				PlanOnly:    true,
+				ExpectError: errorLike("Consumer group has not caught up", topic+"/0: lag 3"),
+			},
+		},
+	})
+}
+
+// A wait block needs enabled and a timeout, and bounds it; checked while planning, without a broker.
 func TestWaitBlockValidation(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		wait string // the wait block's body
 		want string // a pattern of the error; a space matches any white space
 	}{
-		{name: "no timeout", wait: `poll_interval = "1s"`, want: `Invalid Attribute Combination.*wait.timeout.*must be specified`},
-		{name: "timeout above 24h", wait: `timeout = "25h"`, want: `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
-		{name: "timeout without a unit", wait: `timeout = "10"`, want: `Invalid Time Duration String Value`},
-		{name: "negative max_total_lag", wait: "timeout = \"1m\"\n    max_total_lag = -1", want: `max_total_lag.*must be at least 0`},
+		{name: "no timeout", wait: "enabled = true\n    poll_interval = \"1s\"", want: `Invalid Attribute Combination.*wait.timeout.*must be specified`},
+		{name: "no enabled", wait: `timeout = "1m"`, want: `Invalid Attribute Combination.*wait.enabled.*must be specified`},
+		{name: "timeout above 24h", wait: "enabled = true\n    timeout = \"25h\"", want: `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
+		{name: "timeout without a unit", wait: "enabled = true\n    timeout = \"10\"", want: `Invalid Time Duration String Value`},
+		{name: "negative max_total_lag", wait: "enabled = true\n    timeout = \"1m\"\n    max_total_lag = -1", want: `max_total_lag.*must be at least 0`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resource.UnitTest(t, resource.TestCase{
@@ -346,7 +385,7 @@ func TestWaitSettingsLagConditions(t *testing.T) {
 			wantTotal: ptrTo[int64](3), wantTimeLag: ptrTo(time.Second), wantTimeRead: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := &groupWaitModel{MaxTotalLag: tc.maxTotalLag, MaxTimeLag: tc.maxTimeLag,
+			w := &groupWaitModel{Enabled: types.BoolValue(true), MaxTotalLag: tc.maxTotalLag, MaxTimeLag: tc.maxTimeLag,
 				Timeout: timetypes.NewGoDurationValue(time.Minute), PollInterval: timetypes.NewGoDurationNull(),
 				StallTimeout: timetypes.NewGoDurationNull()}
 			var diags diag.Diagnostics
@@ -362,6 +401,9 @@ func TestWaitSettingsLagConditions(t *testing.T) {
 			}
 			if got := w.waitsForTime(); got != tc.wantTimeRead {
 				t.Errorf("waitsForTime() = %v, want %v", got, tc.wantTimeRead)
+			}
+			if w.Enabled = types.BoolValue(false); w.enabled() || w.waitsForTime() {
+				t.Errorf("with enabled = false: enabled() = %v, waitsForTime() = %v; want neither", w.enabled(), w.waitsForTime())
 			}
 		})
 	}

@@ -42,6 +42,9 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 			"tiered-storage offsets.",
 		Attributes: withTieredOffsets(map[string]schema.Attribute{
 			"topic": topicAttribute(),
+			"allow_missing": allowMissingAttribute("topic", "every offset `null`, so that no comparison of "+
+				"offsets reads a deleted topic as drained or caught up. A partition out of range stays an error."),
+			"exists": existsAttribute("topic"),
 			"partition": schema.Int64Attribute{
 				Required:            true,
 				MarkdownDescription: "Partition number, from 0 to the topic's partition count minus one.",
@@ -101,6 +104,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
 	timestamp := configValue[timetypes.RFC3339](ctx, req.Config, "timestamp", &resp.Diagnostics)
 	tiered := configValue[types.Bool](ctx, req.Config, "tiered_offsets", &resp.Diagnostics)
+	allowMissing := configValue[types.Bool](ctx, req.Config, "allow_missing", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
@@ -120,6 +124,11 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	ctx = tflog.SetField(ctx, "partition", q.Partitions[0])
 	tflog.Debug(ctx, "reading partition offsets")
 	res, err := readWithoutMaxIfUnsupported(ctx, d.data.client, q, &resp.Diagnostics)
+	if topicMissing(err, allowMissing.ValueBool()) { // the offsets stay null: nothing to compare
+		tflog.Debug(ctx, "topic not found, allow_missing is set")
+		setState(&resp.State, tfAttrs{"exists": tfBool(false)})
+		return
+	}
 	if err != nil {
 		addReadError(&resp.Diagnostics, err, partitionOffsetsErrorAttrs)
 		return
@@ -129,6 +138,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 
 	addMaxTimestampLocalOnlyWarning(&resp.Diagnostics, q.Topic, p)
 	setState(&resp.State, addTieredOffsets(tfAttrs{
+		"exists":               tfBool(true),
 		"earliest_offset":      tfInt64(p.Earliest),
 		"latest_offset":        tfInt64(p.Latest),
 		"timestamp_offset":     tfInt64OrNull(p.TimestampOffset),

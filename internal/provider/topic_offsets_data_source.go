@@ -61,7 +61,10 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
 			"partition so that a second plan shows no diff.",
 		Attributes: map[string]schema.Attribute{
-			"topic":           topicAttribute(),
+			"topic": topicAttribute(),
+			"allow_missing": allowMissingAttribute("topic", "`partition_count` 0, `partitions` empty and "+
+				"`message_count` `null`, so that a gate on `message_count == 0` does not read a deleted topic as drained."),
+			"exists":          existsAttribute("topic"),
 			"isolation_level": isolationLevelAttribute(),
 			"timestamp":       timestampAttribute(),
 			"tiered_offsets":  tieredOffsetsAttribute(),
@@ -91,6 +94,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
 	timestamp := configValue[timetypes.RFC3339](ctx, req.Config, "timestamp", &resp.Diagnostics)
 	tiered := configValue[types.Bool](ctx, req.Config, "tiered_offsets", &resp.Diagnostics)
+	allowMissing := configValue[types.Bool](ctx, req.Config, "allow_missing", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
@@ -105,6 +109,11 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	ctx = tflog.SetField(ctx, "topic", q.Topic)
 	res, err := d.data.client.Offsets(ctx, q)
+	if topicMissing(err, allowMissing.ValueBool()) {
+		tflog.Debug(ctx, "topic not found, allow_missing is set")
+		setState(&resp.State, withEmptyList(missingTopic, "partitions", topicPartitionType))
+		return
+	}
 	if err != nil {
 		addReadError(&resp.Diagnostics, err, topicOffsetsErrorAttrs)
 		return
@@ -119,6 +128,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	tflog.Debug(ctx, "read topic offsets", map[string]any{"partition_count": len(res), "message_count": total})
 	setState(&resp.State, tfAttrs{
+		"exists":          tfBool(true),
 		"partition_count": tfInt64(int64(len(res))),
 		"message_count":   tfInt64(total),
 		"partitions":      tfNestedList(topicPartitionType, res, topicPartitionAttrs),

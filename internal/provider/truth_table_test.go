@@ -326,6 +326,7 @@ data "kafka_consumer_group_offsets" "w" {
   fetch_timestamps = true
   %s
   wait {
+    enabled       = true
     timeout       = "2s"
     poll_interval = "1s"
   }
