@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -131,6 +133,89 @@ func (k *Kafka) ShareMember(group, topic string) {
 			k.t.Fatalf("share group %s has no live member after 90s (%v)", group, err)
 		}
 		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// ShareSubscribe makes group a share group that subscribed to topic, delivered nothing there and
+// has no member now: share.auto.offset.reset=earliest (set with kafka-configs before its first
+// member joins); Kafka's console share consumer joins while topic holds no record, stays until
+// the group has share-partition state on every partition of topic (kadm's
+// DescribeShareGroupOffsets lists them: the coordinator initialized them, with no start offset),
+// and leaves (SIGTERM: the tool's shutdown hook closes the consumer, which leaves the group); then
+// the group is Empty. Records produced after it returns wait for the group's next member, which
+// reads them from the earliest.
+func (k *Kafka) ShareSubscribe(group, topic string) {
+	k.t.Helper()
+	partitions := k.PartitionCount(topic)
+	for p := range int32(partitions) {
+		if earliest, latest := k.Offsets(topic, p); earliest != latest {
+			k.t.Fatalf("ShareSubscribe: %s/%d holds offsets %d to %d; the member would deliver them", topic, p, earliest, latest-1)
+		}
+	}
+	k.javaTool(ToolClass(k.t, "ConfigCommand"), "--entity-type", "groups", "--entity-name", group,
+		"--alter", "--add-config", "share.auto.offset.reset=earliest")
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := k.javaCmd(c, "org.apache.kafka.tools.consumer.ConsoleShareConsumer", "--topic", topic, "--group", group)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		k.t.Fatalf("start kafka-console-share-consumer: %v", err)
+	}
+	k.t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) // a no-op once it has left
+	k.waitShareOffsets(group, topic, partitions)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		k.t.Fatalf("stop kafka-console-share-consumer: %v", err)
+	}
+	if err := cmd.Wait(); c.Err() != nil {
+		k.t.Fatalf("kafka-console-share-consumer did not stop: %v\n%s", err, out.String())
+	}
+	if strings.Contains(out.String(), "Processed a total of") && !strings.Contains(out.String(), "Processed a total of 0 messages") {
+		k.t.Fatalf("kafka-console-share-consumer delivered records of %s:\n%s", topic, out.String())
+	}
+	k.waitShareGroup(group, "Empty, without members", func(g kadm.DescribedShareGroup) bool {
+		return g.GroupState == "Empty" && len(g.Members) == 0
+	})
+}
+
+// waitShareOffsets polls kadm's DescribeShareGroupOffsets until group has share-partition state on
+// every partition of topic (the coordinator initializes it once a member subscribes, before the
+// member's next heartbeat brings it the assignment), for 90 seconds at most.
+func (k *Kafka) waitShareOffsets(group, topic string, partitions int) {
+	k.t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		res, err := k.Admin.DescribeShareGroupOffsets(ctx(k.t), group)
+		if err == nil {
+			err = res.Error()
+		}
+		if err == nil && len(res[group].Offsets[topic]) == partitions {
+			return
+		}
+		if time.Now().After(deadline) {
+			k.t.Fatalf("share group %s has no share-partition state on every partition of %s after 90s: %+v (%v)",
+				group, topic, res[group], err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// waitShareGroup polls kadm's description of share group until ok says yes, for 90 seconds at most.
+func (k *Kafka) waitShareGroup(group, what string, ok func(kadm.DescribedShareGroup) bool) {
+	k.t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		res, err := k.Admin.DescribeShareGroups(ctx(k.t), group)
+		if err == nil {
+			err = res[group].Err
+		}
+		if err == nil && ok(res[group]) {
+			return
+		}
+		if time.Now().After(deadline) {
+			k.t.Fatalf("share group %s is not %s after 90s: %+v (%v)", group, what, res[group], err)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 
