@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -23,11 +22,11 @@ import (
 // The wait block of kafka_consumer_group_offsets: read again until the group has caught up.
 
 type groupWaitModel struct {
-	MaxTotalLag  types.Int64          `tfsdk:"max_total_lag"`
-	MaxTimeLag   timetypes.GoDuration `tfsdk:"max_time_lag"`
-	StallTimeout timetypes.GoDuration `tfsdk:"stall_timeout"`
-	Timeout      timetypes.GoDuration `tfsdk:"timeout"`
-	PollInterval timetypes.GoDuration `tfsdk:"poll_interval"`
+	MaxTotalLag  types.Int64     `tfsdk:"max_total_lag"`
+	MaxTimeLag   goDurationValue `tfsdk:"max_time_lag"`
+	StallTimeout goDurationValue `tfsdk:"stall_timeout"`
+	Timeout      goDurationValue `tfsdk:"timeout"`
+	PollInterval goDurationValue `tfsdk:"poll_interval"`
 }
 
 // waitsForTime: the wait has a time-lag condition, so its reads need the timestamps.
@@ -61,7 +60,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
 			"max_time_lag": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true,
 				MarkdownDescription: fmt.Sprintf("Done when every partition read has a `time_lag_ms` at most this "+
 					"(its oldest unread record at most this old), for live topics whose offset lag never reaches 0: "+
@@ -71,7 +70,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.String{durationBetween(0, maxWaitDuration)},
 			},
 			"stall_timeout": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true,
 				MarkdownDescription: fmt.Sprintf("Fail before `timeout` when a partition that has not caught up "+
 					"keeps the same committed offset (or none) for this long, naming the group's state and each "+
@@ -83,7 +82,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},
 			"timeout": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true, // required in a wait block: AlsoRequires below (a Required one would be required without the block too)
 				MarkdownDescription: fmt.Sprintf("Required in a `wait` block. How long to wait in all, as a Go "+
 					"duration such as `\"10m\"`, from `%q` to `%q`. Then the read fails with the last figures.",
@@ -91,7 +90,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},
 			"poll_interval": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true,
 				MarkdownDescription: fmt.Sprintf("Time between the start of one read and the next, as a Go "+
 					"duration from `%q` to `%q`. Default `%q`.", shortDuration(minWaitDuration),
@@ -132,7 +131,7 @@ func (w *groupWaitModel) settings(diags *diag.Diagnostics) waitSettings {
 }
 
 // goDuration is a known duration attribute's value.
-func goDuration(v timetypes.GoDuration, diags *diag.Diagnostics) time.Duration {
+func goDuration(v goDurationValue, diags *diag.Diagnostics) time.Duration {
 	d, ds := v.ValueGoDuration()
 	diags.Append(ds...)
 	return d
