@@ -114,8 +114,8 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			},
 			"allow_missing": allowMissingAttribute("consumer group", "`caught_up = false` with the reason in "+
 				"`not_caught_up`, `partitions` empty and `total_lag` `null`, so that a new consumer's first rollout "+
-				"can plan while its gate still refuses to read a group nobody runs as caught up. A `wait` block "+
-				"still waits for the group to appear. A topic of `topics` that does not exist stays an error."),
+				"can plan while its gate still refuses to read a group nobody runs as caught up (a `wait` block "+
+				"still waits for the group to appear; a missing topic of `topics` stays an error)."),
 			"exists": existsAttribute("consumer group"),
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -23,12 +22,12 @@ import (
 // The wait block of kafka_consumer_group_offsets: read again until the group has caught up.
 
 type groupWaitModel struct {
-	Enabled      types.Bool           `tfsdk:"enabled"`
-	MaxTotalLag  types.Int64          `tfsdk:"max_total_lag"`
-	MaxTimeLag   timetypes.GoDuration `tfsdk:"max_time_lag"`
-	StallTimeout timetypes.GoDuration `tfsdk:"stall_timeout"`
-	Timeout      timetypes.GoDuration `tfsdk:"timeout"`
-	PollInterval timetypes.GoDuration `tfsdk:"poll_interval"`
+	Enabled      types.Bool      `tfsdk:"enabled"`
+	MaxTotalLag  types.Int64     `tfsdk:"max_total_lag"`
+	MaxTimeLag   goDurationValue `tfsdk:"max_time_lag"`
+	StallTimeout goDurationValue `tfsdk:"stall_timeout"`
+	Timeout      goDurationValue `tfsdk:"timeout"`
+	PollInterval goDurationValue `tfsdk:"poll_interval"`
 }
 
 // enabled: the configuration has a wait block that is on; otherwise the data source reads once.
@@ -61,8 +60,8 @@ func groupWaitBlock() schema.SingleNestedBlock {
 		Attributes: map[string]schema.Attribute{
 			"enabled": schema.BoolAttribute{
 				Optional: true, // required in a wait block: AlsoRequires above
-				MarkdownDescription: "Required in a `wait` block. Whether this read waits: `false` reads once, as " +
-					"without the block. Terraform reads a data source whenever it plans, and waits with it, unless " +
+				MarkdownDescription: "Required in a `wait` block: whether this read waits (`false` reads once, as " +
+					"without the block). Terraform reads a data source whenever it plans, and waits with it, unless " +
 					"its configuration depends on a change not yet applied (then it reads during `apply`): a wait " +
 					"left on would hold every later plan, of every pull request, while the group lags. Set it from a " +
 					"variable that only the run meant to wait sets (`terraform apply -var wait_for_drain=true`).",
@@ -74,7 +73,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
 			"max_time_lag": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true,
 				MarkdownDescription: fmt.Sprintf("Done when every partition read has a `time_lag_ms` at most this "+
 					"(its oldest unread record at most this old), for live topics whose offset lag never reaches 0: "+
@@ -84,7 +83,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.String{durationBetween(0, maxWaitDuration)},
 			},
 			"stall_timeout": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true,
 				MarkdownDescription: fmt.Sprintf("Fail before `timeout` when a partition that has not caught up "+
 					"keeps the same committed offset (or none) for this long, naming the group's state and each "+
@@ -96,7 +95,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},
 			"timeout": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true, // required in a wait block: AlsoRequires below (a Required one would be required without the block too)
 				MarkdownDescription: fmt.Sprintf("Required in a `wait` block. How long to wait in all, as a Go "+
 					"duration such as `\"10m\"`, from `%q` to `%q`. Then the read fails with the last figures.",
@@ -104,7 +103,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},
 			"poll_interval": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true,
 				MarkdownDescription: fmt.Sprintf("Time between the start of one read and the next, as a Go "+
 					"duration from `%q` to `%q`. Default `%q`.", shortDuration(minWaitDuration),
@@ -145,7 +144,7 @@ func (w *groupWaitModel) settings(diags *diag.Diagnostics) waitSettings {
 }
 
 // goDuration is a known duration attribute's value.
-func goDuration(v timetypes.GoDuration, diags *diag.Diagnostics) time.Duration {
+func goDuration(v goDurationValue, diags *diag.Diagnostics) time.Duration {
 	d, ds := v.ValueGoDuration()
 	diags.Append(ds...)
 	return d

@@ -291,7 +291,7 @@ func TestWaitBlockValidation(t *testing.T) {
 		{name: "no timeout", wait: "enabled = true\n    poll_interval = \"1s\"", want: `Invalid Attribute Combination.*wait.timeout.*must be specified`},
 		{name: "no enabled", wait: `timeout = "1m"`, want: `Invalid Attribute Combination.*wait.enabled.*must be specified`},
 		{name: "timeout above 24h", wait: "enabled = true\n    timeout = \"25h\"", want: `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
-		{name: "timeout without a unit", wait: "enabled = true\n    timeout = \"10\"", want: `Invalid Time Duration String Value`},
+		{name: "timeout without a unit", wait: "enabled = true\n    timeout = \"10\"", want: `Invalid duration.*` + regexp.QuoteMeta(durationDetail10) + `\s*$`},
 		{name: "negative max_total_lag", wait: "enabled = true\n    timeout = \"1m\"\n    max_total_lag = -1", want: `max_total_lag.*must be at least 0`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -372,22 +372,22 @@ func TestWaitSettingsLagConditions(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
 		maxTotalLag  types.Int64
-		maxTimeLag   timetypes.GoDuration
+		maxTimeLag   goDurationValue
 		wantTotal    *int64
 		wantTimeLag  *time.Duration
 		wantTimeRead bool
 	}{
-		{name: "neither", maxTotalLag: types.Int64Null(), maxTimeLag: timetypes.NewGoDurationNull(), wantTotal: ptrTo[int64](0)},
-		{name: "max_total_lag", maxTotalLag: types.Int64Value(7), maxTimeLag: timetypes.NewGoDurationNull(), wantTotal: ptrTo[int64](7)},
-		{name: "max_time_lag", maxTotalLag: types.Int64Null(), maxTimeLag: timetypes.NewGoDurationValue(time.Minute),
+		{name: "neither", maxTotalLag: types.Int64Null(), maxTimeLag: goDurationValue{timetypes.NewGoDurationNull()}, wantTotal: ptrTo[int64](0)},
+		{name: "max_total_lag", maxTotalLag: types.Int64Value(7), maxTimeLag: goDurationValue{timetypes.NewGoDurationNull()}, wantTotal: ptrTo[int64](7)},
+		{name: "max_time_lag", maxTotalLag: types.Int64Null(), maxTimeLag: goDurationValue{timetypes.NewGoDurationValue(time.Minute)},
 			wantTimeLag: ptrTo(time.Minute), wantTimeRead: true},
-		{name: "both", maxTotalLag: types.Int64Value(3), maxTimeLag: timetypes.NewGoDurationValue(time.Second),
+		{name: "both", maxTotalLag: types.Int64Value(3), maxTimeLag: goDurationValue{timetypes.NewGoDurationValue(time.Second)},
 			wantTotal: ptrTo[int64](3), wantTimeLag: ptrTo(time.Second), wantTimeRead: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &groupWaitModel{Enabled: types.BoolValue(true), MaxTotalLag: tc.maxTotalLag, MaxTimeLag: tc.maxTimeLag,
-				Timeout: timetypes.NewGoDurationValue(time.Minute), PollInterval: timetypes.NewGoDurationNull(),
-				StallTimeout: timetypes.NewGoDurationNull()}
+				Timeout: goDurationValue{timetypes.NewGoDurationValue(time.Minute)}, PollInterval: goDurationValue{timetypes.NewGoDurationNull()},
+				StallTimeout: goDurationValue{timetypes.NewGoDurationNull()}}
 			var diags diag.Diagnostics
 			s := w.settings(&diags)
 			if diags.HasError() {

@@ -518,7 +518,7 @@ data "kafka_partition_offsets" "test" {
 // nullConfig is a provider block that sets nothing: every value comes from the environment.
 func nullConfig() providerModel {
 	return providerModel{BootstrapServers: types.ListNull(types.StringType), ClientID: types.StringNull(),
-		Timeout: timetypes.NewGoDurationNull()}
+		Timeout: goDurationValue{timetypes.NewGoDurationNull()}}
 }
 
 // checkDiagnostics fails on a diagnostic with a raw control character or off its attribute.

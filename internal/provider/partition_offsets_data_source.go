@@ -102,7 +102,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	topic := configValue[types.String](ctx, req.Config, "topic", &resp.Diagnostics)
 	partition := configValue[types.Int64](ctx, req.Config, "partition", &resp.Diagnostics)
 	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
-	timestamp := configValue[timetypes.RFC3339](ctx, req.Config, "timestamp", &resp.Diagnostics)
+	timestamp := configValue[rfc3339Value](ctx, req.Config, "timestamp", &resp.Diagnostics) // time_types.go
 	tiered := configValue[types.Bool](ctx, req.Config, "tiered_offsets", &resp.Diagnostics)
 	allowMissing := configValue[types.Bool](ctx, req.Config, "allow_missing", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
@@ -113,7 +113,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 		Topic:         topic.ValueString(),
 		Partitions:    []int{int(partition.ValueInt64())},
 		Isolation:     isolation(isolationLevel),
-		TimestampMs:   timestampMs(timestamp, path.Root("timestamp"), &resp.Diagnostics),
+		TimestampMs:   timestampMs(timestamp.RFC3339, path.Root("timestamp"), &resp.Diagnostics),
 		MaxTimestamp:  true,
 		TieredOffsets: tiered.ValueBool(),
 	}

@@ -334,7 +334,7 @@ func TestAccProvider_invalidInputFailsWhilePlanning(t *testing.T) {
 		{name: "bad port", provider: `bootstrap_servers = ["localhost:70000"]`, topic: `"t"`, partition: "0", want: []string{`has port "70000": want a number from 1 to 65535`}},
 		{name: "unbracketed IPv6", provider: `bootstrap_servers = ["::1:9092"]`, topic: `"t"`, partition: "0", want: []string{"an IPv6 host goes in brackets"}},
 		{name: "empty list", provider: `bootstrap_servers = []`, topic: `"t"`, partition: "0", want: []string{"Attribute bootstrap_servers list must contain at least 1"}},
-		{name: "timeout without unit", provider: local + "\n  timeout = \"10\"", topic: `"t"`, partition: "0", want: []string{"Invalid Time Duration String Value", "Given Value: 10"}},
+		{name: "timeout without unit", provider: local + "\n  timeout = \"10\"", topic: `"t"`, partition: "0", want: []string{"Invalid duration", durationDetail10}},
 		{name: "negative timeout", provider: local + "\n  timeout = \"-5s\"", topic: `"t"`, partition: "0", want: []string{"Invalid timeout", `"-5s" is not positive`}},
 		{name: "tiny timeout", provider: local + "\n  timeout = \"1ns\"", topic: `"t"`, partition: "0", want: []string{"Invalid timeout", `"1ns" is shorter than 1s`}},
 		{name: "null server", provider: `bootstrap_servers = ["localhost:9092", null]`, topic: `"t"`, partition: "0", want: []string{"bootstrap_servers", "null"}},

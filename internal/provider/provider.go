@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -50,11 +49,11 @@ func New(version string) func() provider.Provider {
 }
 
 type providerModel struct {
-	BootstrapServers types.List           `tfsdk:"bootstrap_servers"`
-	ClientID         types.String         `tfsdk:"client_id"`
-	Timeout          timetypes.GoDuration `tfsdk:"timeout"`
-	TLS              *tlsModel            `tfsdk:"tls"`  // provider_auth_schema.go
-	SASL             *saslModel           `tfsdk:"sasl"` // provider_auth_schema.go
+	BootstrapServers types.List      `tfsdk:"bootstrap_servers"`
+	ClientID         types.String    `tfsdk:"client_id"`
+	Timeout          goDurationValue `tfsdk:"timeout"`
+	TLS              *tlsModel       `tfsdk:"tls"`  // provider_auth_schema.go
+	SASL             *saslModel      `tfsdk:"sasl"` // provider_auth_schema.go
 }
 
 // providerData is what data sources receive. client is nil when the provider's configuration
@@ -102,7 +101,7 @@ func (p *KafkaProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Validators: []validator.String{stringvalidator.LengthBetween(1, 32767)},
 			},
 			"timeout": schema.StringAttribute{
-				CustomType: timetypes.GoDurationType{},
+				CustomType: goDurationType{},
 				Optional:   true,
 				MarkdownDescription: "Upper bound of each data source read as a whole (connecting, metadata, " +
 					"retries and all), as a Go duration from `\"" + shortDuration(minTimeout) + "\"` to `\"" +

@@ -21,7 +21,7 @@ var maxTimestamp = time.Date(9999, 12, 31, 23, 59, 59, 999_000_000, time.UTC)
 func timestampAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional:   true,
-		CustomType: timetypes.RFC3339Type{},
+		CustomType: rfc3339Type{}, // time_types.go
 		MarkdownDescription: "An RFC 3339 time, such as `\"2026-11-01T12:00:00Z\"`: when set, " +
 			"`timestamp_offset` is read with ListOffsets by time, the first offset whose record " +
 			"timestamp is at or after it. Kafka stores milliseconds since the Unix epoch, so " +
@@ -81,7 +81,7 @@ func (timestampValidator) ValidateString(_ context.Context, req validator.String
 	}
 	t, err := time.Parse(time.RFC3339, req.ConfigValue.ValueString())
 	if err != nil {
-		return // timetypes.RFC3339 reports the parse error itself
+		return // rfc3339Value reports the parse error itself (time_types.go)
 	}
 	if err := checkTimestamp(t); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timestamp", err.Error()+".")

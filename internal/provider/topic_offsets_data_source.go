@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -92,7 +91,7 @@ func (d *TopicOffsetsDataSource) Configure(_ context.Context, req datasource.Con
 func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	topic := configValue[types.String](ctx, req.Config, "topic", &resp.Diagnostics)
 	isolationLevel := configValue[types.String](ctx, req.Config, "isolation_level", &resp.Diagnostics)
-	timestamp := configValue[timetypes.RFC3339](ctx, req.Config, "timestamp", &resp.Diagnostics)
+	timestamp := configValue[rfc3339Value](ctx, req.Config, "timestamp", &resp.Diagnostics) // time_types.go
 	tiered := configValue[types.Bool](ctx, req.Config, "tiered_offsets", &resp.Diagnostics)
 	allowMissing := configValue[types.Bool](ctx, req.Config, "allow_missing", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
@@ -101,7 +100,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	q := kafkaclient.OffsetsRequest{
 		Topic:         topic.ValueString(),
 		Isolation:     isolation(isolationLevel),
-		TimestampMs:   timestampMs(timestamp, path.Root("timestamp"), &resp.Diagnostics),
+		TimestampMs:   timestampMs(timestamp.RFC3339, path.Root("timestamp"), &resp.Diagnostics),
 		TieredOffsets: tiered.ValueBool(),
 	}
 	if resp.Diagnostics.HasError() {

@@ -2,7 +2,7 @@ data "kafka_topic_offsets" "orders" {
   topic = "orders"
 }
 
-output "orders_drained" {
+output "orders_empty" {
   # message_count is the sum of latest - earliest: 0 exactly when every partition is empty.
   value = data.kafka_topic_offsets.orders.message_count == 0
 }
