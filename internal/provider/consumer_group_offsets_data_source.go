@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
@@ -175,6 +177,11 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 				MarkdownDescription: "One entry per partition, sorted by topic, then partition.",
 				NestedObject:        groupPartitionObject,
 			},
+			"committed_offsets": schema.MapAttribute{ElementType: types.Int64Type, Computed: true,
+				MarkdownDescription: "Each partition's `committed_offset`, keyed `\"<topic>/<partition>\"` (`null` where " +
+					"the group has no commit): for a gate on one partition, or on each against another data source's " +
+					"offsets, that a `terraform test` mock can set (it cannot set `partitions`). Only the partitions " +
+					"read are keys: `lookup(…, key, null)` is `null` for another."},
 		},
 	}
 }
@@ -211,6 +218,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 			"caught_up":              tfBool(false),
 			"not_caught_up":          tfStrings([]string{missing.Error()}),
 			"uncommitted_partitions": tfInt64(0),
+			"committed_offsets":      tftypes.NewValue(committedOffsetsType, map[string]tftypes.Value{}),
 		}, "partitions", groupPartitionType))
 		return
 	}
@@ -233,6 +241,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		"total_lag":              tfInt64OrNull(res.TotalLag),
 		"max_time_lag_ms":        tfInt64OrNull(res.MaxTimeLagMs),
 		"partitions":             tfNestedList(groupPartitionType, res.Partitions, groupPartitionAttrs),
+		"committed_offsets":      committedOffsets(res.Partitions),
 	})
 }
 
@@ -262,4 +271,16 @@ func addOutOfRangeWarning(diags *diag.Diagnostics, group string, partitions []ka
 		"under the same name, or after an unclean leader election. Such a commit is not progress: caught_up is "+
 		"false, and a gate on caught_up blocks.",
 		group, len(lines), strings.Join(lines, "\n")))
+}
+
+// committedOffsetsType is the Terraform type of committed_offsets.
+var committedOffsetsType = tftypes.Map{ElementType: tftypes.Number}
+
+// committedOffsets is committed_offsets: each partition's commit by "topic/partition".
+func committedOffsets(partitions []kafkaclient.GroupPartitionOffsets) tftypes.Value {
+	m := make(map[string]tftypes.Value, len(partitions))
+	for _, p := range partitions {
+		m[p.Topic+"/"+strconv.Itoa(p.Partition)] = tfInt64OrNull(p.Committed)
+	}
+	return tftypes.NewValue(committedOffsetsType, m)
 }

@@ -40,6 +40,7 @@ func TestAccConsumerGroupOffsets_allowMissing(t *testing.T) {
 						knownvalue.StringRegexp(regexp.MustCompile(`(?i)group.*` + regexp.QuoteMeta(group)))})),
 					statecheck.ExpectKnownValue(addr, at("total_lag"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, at("partitions"), knownvalue.ListExact(nil)),
+					statecheck.ExpectKnownValue(addr, at("committed_offsets"), knownvalue.MapExact(nil)),
 				},
 			},
 			{
@@ -53,6 +54,9 @@ func TestAccConsumerGroupOffsets_allowMissing(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, at("exists"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, at("caught_up"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, at("total_lag"), knownvalue.Int64Exact(0)),
+					// By "topic/partition", as a mock sets it: the commit kadm made.
+					statecheck.ExpectKnownValue(addr, at("committed_offsets"), knownvalue.MapExact(map[string]knownvalue.Check{
+						topic + "/0": knownvalue.Int64Exact(2)})),
 				},
 			},
 		},

@@ -1,0 +1,128 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The gating recipes' own terraform test files (examples/gating/<recipe>/tests/*.tftest.hcl, the
+// testing guide's): run with the terraform on PATH, as a module author runs them, against the
+// provider built from this module. Mocked files need no broker; the others read the broker the
+// acceptance tests use, arranged by the Go test that runs them.
+
+// builtProvider is the provider binary's directory, built once per test process.
+var builtProvider = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tfprovider-kafka-recipes-")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-kafka"), "../..").CombinedOutput()
+	if err != nil {
+		return "", &buildError{out: string(out), err: err}
+	}
+	return dir, nil
+})
+
+type buildError struct {
+	out string
+	err error
+}
+
+func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
+
+// terraformTest runs `terraform test -filter=<file>` in a copy of examples/gating/<recipe> (its
+// .tf files and tests/), every file rewritten by r (nil: as written), with vars as -var NAME=VALUE
+// pairs, and returns its output; a failed run fails t with the output. It skips where the
+// terraform on PATH is older than 1.7, which has no mock_provider or override_data.
+func terraformTest(t *testing.T, recipe string, r *strings.Replacer, file string, vars ...string) string {
+	t.Helper()
+	requireTerraformTest(t)
+	bin, err := builtProvider()
+	if err != nil {
+		t.Fatalf("build the provider: %v", err)
+	}
+	dir := copyRecipe(t, recipe, r)
+	cli := filepath.Join(t.TempDir(), "cli.tfrc")
+	rc := "provider_installation {\n  dev_overrides {\n    \"kafka-offsets/kafka\" = \"" + bin + "\"\n  }\n  direct {}\n}\n"
+	if err := os.WriteFile(cli, []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"test", "-no-color", "-filter=" + file}
+	for _, v := range vars {
+		args = append(args, "-var", v)
+	}
+	cmd := exec.Command("terraform", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("terraform test %s in %s: %v\n%s", file, recipe, err, out)
+	}
+	return string(out)
+}
+
+// copyRecipe copies examples/gating/<recipe>'s .tf files and its tests directory into a
+// temporary directory, each file rewritten by r.
+func copyRecipe(t *testing.T, recipe string, r *strings.Replacer) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "examples", "gating", recipe)
+	dst := t.TempDir()
+	for _, pattern := range []string{"*.tf", filepath.Join("tests", "*.tftest.hcl")} {
+		files, err := filepath.Glob(filepath.Join(src, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			text, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r != nil {
+				text = []byte(r.Replace(string(text)))
+			}
+			rel, _ := filepath.Rel(src, f)
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dst, rel), text, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dst
+}
+
+// requireTerraformTest skips t where the terraform on PATH cannot run mocked tests (before 1.7;
+// OpenTofu says it is 1.6 and has its own).
+func requireTerraformTest(t *testing.T) {
+	t.Helper()
+	out, err := exec.Command("terraform", "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("terraform version: %v", err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("terraform version -json: %v", err)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil || major < 1 || (major == 1 && minor < 7) {
+		t.Skipf("terraform %s has no mock_provider (Terraform 1.7+): the recipes' terraform test files need it", v.Version)
+	}
+}
+
+// TestRecipeTestHarness: the harness runs a recipe's mocked tests (rollout-precondition's: it
+// blocks a lagging group, rolls out a caught-up one).
+func TestRecipeTestHarness(t *testing.T) {
+	out := terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl")
+	if !strings.Contains(out, "2 passed, 0 failed") {
+		t.Fatalf("want 2 runs passed:\n%s", out)
+	}
+}
