@@ -11,6 +11,12 @@ terraform {
 
 provider "kafka" {}
 
+variable "wait_for_catch_up" {
+  description = "Set only by the apply that scales the old consumers down (terraform apply -var wait_for_catch_up=true): every other plan reads once and never waits."
+  type        = bool
+  default     = false
+}
+
 data "kafka_consumer_group_offsets" "billing" {
   group_id         = "billing-service"
   topics           = ["invoices"]
@@ -47,6 +53,7 @@ data "kafka_consumer_group_offsets" "billing_v2_current" {
   topics   = ["invoices"]
 
   wait {
+    enabled       = var.wait_for_catch_up # set by the apply meant to wait: other plans read once
     max_time_lag  = "60s" # alone: no condition on the offset lag, which a live topic never brings to 0
     stall_timeout = "2m"  # no commit moved for 2 minutes while behind: fail, naming the partitions
     timeout       = "30m"

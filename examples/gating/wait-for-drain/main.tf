@@ -11,6 +11,12 @@ terraform {
 
 provider "kafka" {}
 
+variable "wait_for_drain" {
+  description = "Set only by the apply that switches producers (terraform apply -var wait_for_drain=true): every other plan reads the group once and never waits."
+  type        = bool
+  default     = false
+}
+
 # Stands for the change that stops the old producers (for example a deployment scaled to zero).
 resource "terraform_data" "stop_old_producers" {
   input = "orders-producer-v1: 0 replicas"
@@ -21,6 +27,7 @@ data "kafka_consumer_group_offsets" "orders_drained" {
   topics   = ["orders"] # every partition of orders must have a commit
 
   wait {
+    enabled       = var.wait_for_drain # Terraform reads this during every plan that changes nothing it depends on
     max_total_lag = 0
     timeout       = "10m" # then the apply fails, naming the partitions still behind
     poll_interval = "5s"
