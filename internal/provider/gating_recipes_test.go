@@ -58,6 +58,8 @@ func TestAccGatingRecipe_liveTopicTimeLag(t *testing.T) {
 					*fresh1 = *oracleNext(t, k, topic, 1, 0, 0, 0, now.Add(2*time.Millisecond))
 				},
 				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
+				// The apply meant to wait: the wait block reads v2's time lag.
+				ConfigVariables: config.Variables{"wait_for_catch_up": config.BoolVariable(true)},
 				ConfigStateChecks: append(
 					expectTimeLag(t, k, "data.kafka_consumer_group_offsets.billing", group, "Empty", &w, []timedEntry{
 						{groupEntry{topic, 0, 1, 3}, fresh0}, {groupEntry{topic, 1, 0, 1}, fresh1},
