@@ -1,0 +1,16 @@
+# Against a broker, no mocks: then TestAccRecipeBroker_waitForDrain commits orders-service at the
+# log end (3 and 1). The apply meant to wait finds the group drained at its first read.
+run "apply_with_the_trigger_cuts_over" {
+  command = apply
+  variables {
+    wait_for_drain = true
+  }
+  assert {
+    condition     = data.kafka_consumer_group_offsets.orders_drained.caught_up && data.kafka_consumer_group_offsets.orders_drained.total_lag == 0
+    error_message = "orders-service has drained orders"
+  }
+  assert {
+    condition     = terraform_data.cut_over.output == "orders-service reads orders-v2 (lag was 0)"
+    error_message = "the cut-over should be applied"
+  }
+}
