@@ -144,7 +144,8 @@ func TestAccRecipeBroker_waitForDrain(t *testing.T) {
 		t.Fatalf("the runs without the trigger took %s: they waited", d)
 	}
 	caughtUp()
-	wantRuns(t, terraformTest(t, "wait-for-drain", r, "tests/broker_caught_up.tftest.hcl"), 1)
+	// The trigger as the apply meant to wait passes it, on the command line.
+	wantRuns(t, terraformTest(t, "wait-for-drain", r, "tests/broker_caught_up.tftest.hcl", "wait_for_drain=true"), 1)
 }
 
 // The outputs print payments' partitions, record count, each partition's span, and where a
