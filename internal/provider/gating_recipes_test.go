@@ -31,7 +31,9 @@ func gatingRecipe(t *testing.T, name string) config.TestStepConfigFunc {
 // "A live topic: at most 60 s behind". billing-service has read invoices up to records written
 // a moment ago (passes); then its commit on partition 0 goes back to a record an hour old
 // (fails, saying how far behind it is). billing-service-v2, which the recipe's wait block waits
-// for, has read everything: its time lag, the recipe's output, is 0.
+// for, has read everything: its time lag, the recipe's output, is 0 (the apply meant to wait,
+// -var wait_for_catch_up=true). Then, without that variable, billing-service-v2 behind by an hour:
+// the apply reads it once and goes on (a wait would fail after its 2-minute stall_timeout).
 func TestAccGatingRecipe_liveTopicTimeLag(t *testing.T) {
 	k := acctest.Connect(t)
 	dir := gatingRecipe(t, "live-topic-time-lag")
@@ -58,7 +60,6 @@ func TestAccGatingRecipe_liveTopicTimeLag(t *testing.T) {
 					*fresh1 = *oracleNext(t, k, topic, 1, 0, 0, 0, now.Add(2*time.Millisecond))
 				},
 				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
-				// The apply meant to wait: the wait block reads v2's time lag.
 				ConfigVariables: config.Variables{"wait_for_catch_up": config.BoolVariable(true)},
 				ConfigStateChecks: append(
 					expectTimeLag(t, k, "data.kafka_consumer_group_offsets.billing", group, "Empty", &w, []timedEntry{
@@ -77,6 +78,20 @@ func TestAccGatingRecipe_liveTopicTimeLag(t *testing.T) {
 				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
 				// An hour and the test's own time, under 100 s: 3,600,000 to 3,699,999 ms.
 				ExpectError: regexp.MustCompile(`(?s)Resource precondition failed.*billing-service\s+is\s+36\d{5}\s+ms\s+behind\s+on\s+invoices\s+\(allowed:\s+60000\)\.`),
+			},
+			{
+				PreConfig: func() {
+					k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 1}})
+					k.CommitOffsets(v2, map[string]map[int32]int64{topic: {0: 0}})
+					oracleNext(t, k, topic, 0, 0, 0, 0, hourOld)
+				},
+				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.kafka_consumer_group_offsets.billing_v2_current",
+						tfjsonpath.New("caught_up"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue("data.kafka_consumer_group_offsets.billing_v2_current",
+						tfjsonpath.New("total_lag"), knownvalue.Int64Exact(3)),
+				},
 			},
 		},
 	})

@@ -201,6 +201,9 @@ func runTruthRow(t *testing.T, k *acctest.Kafka, s readerState, topic, group, pr
 	recipe := func(name string, step resource.TestStep) resource.TestStep {
 		step.ConfigDirectory = renamedRecipe(t, name, topic, group, provider)
 		step.ConfigVariables = config.Variables{"release": config.StringVariable("v2")}
+		if name == "live-topic-time-lag" { // its wait on (at the log end, "<group>-v2" returns at once)
+			step.ConfigVariables["wait_for_catch_up"] = config.BoolVariable(true)
+		}
 		return step
 	}
 	// A check block's data source is read during apply and shows as a change in every plan.

@@ -12,7 +12,7 @@ terraform {
 provider "kafka" {}
 
 variable "wait_for_catch_up" {
-  description = "Set only by the apply that scales the old consumers down (terraform apply -var wait_for_catch_up=true): every other plan reads once and never waits."
+  description = "Set only by the apply run meant to wait, e.g. terraform apply -var wait_for_catch_up=true: otherwise billing-service-v2 is read once, and every plan returns at once."
   type        = bool
   default     = false
 }
@@ -43,7 +43,9 @@ resource "terraform_data" "billing_rollout" {
 }
 
 # The same during apply: wait until the group is at most 60 s behind, and fail early (after 2
-# minutes, not the whole 30) when its consumers have stopped committing.
+# minutes, not the whole 30) when its consumers have stopped committing. Terraform reads this data
+# source during the apply that scales the old consumers down, and during every later plan: the wait
+# runs only where the apply meant to wait turns it on (terraform apply -var wait_for_catch_up=true).
 resource "terraform_data" "scale_down_old_consumers" {
   input = "billing-service-v1: 0 replicas"
 }
@@ -53,7 +55,7 @@ data "kafka_consumer_group_offsets" "billing_v2_current" {
   topics   = ["invoices"]
 
   wait {
-    enabled       = var.wait_for_catch_up # set by the apply meant to wait: other plans read once
+    enabled       = var.wait_for_catch_up
     max_time_lag  = "60s" # alone: no condition on the offset lag, which a live topic never brings to 0
     stall_timeout = "2m"  # no commit moved for 2 minutes while behind: fail, naming the partitions
     timeout       = "30m"

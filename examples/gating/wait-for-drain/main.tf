@@ -1,8 +1,10 @@
-# "After switching producers, wait until the consumers have caught up, then go on." The data source
-# depends on the change that starts the drain, so Terraform reads it during apply, after that change;
-# its wait block reads again every poll_interval until the group has caught up, and fails the apply
-# with the partitions still behind when the timeout runs out. The cut-over depends on the data source,
-# so it happens only once the group is done.
+# "After switching producers, wait until the consumers have caught up, then go on." Terraform reads
+# a data source during plan unless it depends on a change not yet applied: here during the apply that
+# stops the old producers, and during every later plan. So the wait is off unless the apply meant to
+# wait turns it on (`terraform apply -var wait_for_drain=true`): then its wait block reads again every
+# poll_interval until the group has caught up, and fails the apply with the partitions still behind
+# when the timeout runs out. Without it the data source reads once, and the cut-over's precondition
+# refuses to go on while the group lags: no apply cuts over before the drain, waiting or not.
 terraform {
   required_providers {
     kafka = { source = "kafka-offsets/kafka" }
@@ -12,7 +14,7 @@ terraform {
 provider "kafka" {}
 
 variable "wait_for_drain" {
-  description = "Set only by the apply that switches producers (terraform apply -var wait_for_drain=true): every other plan reads the group once and never waits."
+  description = "Set only by the apply run meant to wait, e.g. terraform apply -var wait_for_drain=true: otherwise the group is read once, and every plan returns at once."
   type        = bool
   default     = false
 }
@@ -27,7 +29,7 @@ data "kafka_consumer_group_offsets" "orders_drained" {
   topics   = ["orders"] # every partition of orders must have a commit
 
   wait {
-    enabled       = var.wait_for_drain # Terraform reads this during every plan that changes nothing it depends on
+    enabled       = var.wait_for_drain
     max_total_lag = 0
     timeout       = "10m" # then the apply fails, naming the partitions still behind
     poll_interval = "5s"
@@ -39,4 +41,13 @@ data "kafka_consumer_group_offsets" "orders_drained" {
 # Stands for the change that must wait for the drain (for example switching consumers to a new topic).
 resource "terraform_data" "cut_over" {
   input = "orders-service reads orders-v2 (lag was ${data.kafka_consumer_group_offsets.orders_drained.total_lag})"
+
+  lifecycle {
+    precondition {
+      # The wait's verdict, also when the wait is off: caught_up is false for anything the cluster
+      # does not vouch for (a lag, a partition without a commit where records wait).
+      condition     = data.kafka_consumer_group_offsets.orders_drained.caught_up
+      error_message = "orders-service has not caught up on orders: ${join("; ", data.kafka_consumer_group_offsets.orders_drained.not_caught_up)}. Cut over once it has (terraform apply -var wait_for_drain=true waits for it)."
+    }
+  }
 }
