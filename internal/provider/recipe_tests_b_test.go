@@ -1,0 +1,44 @@
+package provider
+
+import (
+	"slices"
+	"time"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
+	"strings"
+	"testing"
+)
+
+func TestRecipeMocked_retireDrainedTopic(t *testing.T) {
+	out := terraformTest(t, "retire-drained-topic", nil, "tests/mocked.tftest.hcl")
+	if !strings.Contains(out, "9 passed, 0 failed") {
+		t.Fatalf("want 9 runs passed:\n%s", out)
+	}
+}
+
+func TestAccRecipeBroker_retireDrainedTopic(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	reader := topic + "-reader"
+	k.ProduceAt(topic, 0, time.Now().Add(-time.Hour))
+	k.CommitOffsets(reader, map[string]map[int32]int64{topic: {0: 1}})
+	if earliest, latest := k.Offsets(topic, 0); earliest != 0 || latest != 1 {
+		t.Fatalf("oracle: %s/0 spans [%d, %d); the test arranged [0, 1)", topic, earliest, latest)
+	}
+	if lag := k.GroupLag(reader, topic); lag != 0 {
+		t.Fatalf("oracle: %s lags %d; the test arranged 0", reader, lag)
+	}
+	out := terraformTest(t, "retire-drained-topic", nil, "tests/broker.tftest.hcl", "topic="+topic)
+	if !strings.Contains(out, "2 passed, 0 failed") {
+		t.Fatalf("want 2 runs passed:\n%s", out)
+	}
+	k.DeleteTopic(topic)
+	if slices.Contains(k.Topics(), topic) {
+		t.Fatalf("oracle: %s is still listed after its deletion", topic)
+	}
+	out = terraformTest(t, "retire-drained-topic", nil, "tests/broker_deleted.tftest.hcl", "topic="+topic)
+	if !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("want 1 run passed:\n%s", out)
+	}
+}
