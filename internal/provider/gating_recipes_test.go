@@ -164,8 +164,8 @@ func TestAccGatingRecipe_retireTopicGroups(t *testing.T) {
 			{
 				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
 				ConfigVariables: config.Variables{"retire_legacy_topics": config.BoolVariable(true)},
-				ExpectError: regexp.MustCompile(`(?s)Resource precondition failed.*Not yet: topics written in the last 7 days:\s+` +
-					`\["legacy.a","legacy.b"\];\s+groups\s+lagging:\s+\["` + regexp.QuoteMeta(audit) + `"\]\.`),
+				ExpectError: regexp.MustCompile(`(?s)Resource precondition failed.*Not\s+yet:\s+written\s+in\s+the\s+last\s+7\s+days\s+\(last\s+write\s+20\d\d-[^)]+\),\s+` +
+					`topics\s+holding\s+records:\s+\["legacy.a","legacy.b"\];\s+groups\s+not\s+caught\s+up:\s+` + regexp.QuoteMeta(audit) + `:\s+legacy\.b/0:\s+no\s+commit\s+while\s+a\s+member\s+reads\s+it`),
 			},
 		},
 	})

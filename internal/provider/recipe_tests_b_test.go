@@ -42,3 +42,43 @@ func TestAccRecipeBroker_retireDrainedTopic(t *testing.T) {
 		t.Fatalf("want 1 run passed:\n%s", out)
 	}
 }
+
+func TestRecipeMocked_retireTopicGroups(t *testing.T) {
+	out := terraformTest(t, "retire-topic-groups", nil, "tests/mocked.tftest.hcl")
+	if !strings.Contains(out, "7 passed, 0 failed") {
+		t.Fatalf("want 7 runs passed:\n%s", out)
+	}
+}
+
+func TestAccRecipeBroker_retireTopicGroups(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	prefix := acctest.TopicName(t, "")
+	forever := "-1"
+	keep := map[string]*string{"retention.ms": &forever} // records stamped 8 days ago stay
+	a := k.CreateTopic(prefix+".a", 1, keep)
+	b := k.CreateTopic(prefix+".b", 1, keep)
+	old := time.Now().Add(-8 * 24 * time.Hour)
+	k.ProduceAt(a, 0, old, old.Add(time.Second))
+	k.ProduceAt(b, 0, old)
+	billing, audit := prefix+"-billing", prefix+"-audit"
+	k.CommitOffsets(billing, map[string]map[int32]int64{a: {0: 2}})
+	k.CommitOffsets(audit, map[string]map[int32]int64{b: {0: 0}})
+	if la, lb := k.GroupLag(billing, a), k.GroupLag(audit, b); la != 0 || lb != 1 {
+		t.Fatalf("oracle: %s lags %d, %s %d; the test arranged 0 and 1", billing, la, audit, lb)
+	}
+	// Longer names first: the regular expression's escaped dot, then topic names, then groups.
+	r := strings.NewReplacer(`legacy\\.`, prefix+`\\.`, `"legacy.`, `"`+prefix+".", `"legacy-`, `"`+prefix+"-")
+	out := terraformTest(t, "retire-topic-groups", r, "tests/broker.tftest.hcl")
+	if !strings.Contains(out, "2 passed, 0 failed") {
+		t.Fatalf("want 2 runs passed:\n%s", out)
+	}
+	k.CommitOffsets(audit, map[string]map[int32]int64{b: {0: 1}})
+	if lb := k.GroupLag(audit, b); lb != 0 {
+		t.Fatalf("oracle: %s lags %d; the test committed at the log end", audit, lb)
+	}
+	out = terraformTest(t, "retire-topic-groups", r, "tests/broker_drained.tftest.hcl")
+	if !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("want 1 run passed:\n%s", out)
+	}
+}
