@@ -82,3 +82,52 @@ func TestAccRecipeBroker_retireTopicGroups(t *testing.T) {
 		t.Fatalf("want 1 run passed:\n%s", out)
 	}
 }
+
+func TestRecipeMocked_readBeforeCutOver(t *testing.T) {
+	out := terraformTest(t, "read-before-cut-over", nil, "tests/mocked.tftest.hcl")
+	if !strings.Contains(out, "6 passed, 0 failed") {
+		t.Fatalf("want 6 runs passed:\n%s", out)
+	}
+}
+
+func TestAccRecipeBroker_readBeforeCutOver(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 2, nil)
+	group := topic + "-service"
+	cut := time.Now().Add(-30 * time.Minute).Truncate(time.Second)
+	k.ProduceAt(topic, 0, cut.Add(-20*time.Minute), cut.Add(-10*time.Minute), cut.Add(5*time.Minute), cut.Add(10*time.Minute))
+	k.ProduceAt(topic, 1, cut.Add(-15*time.Minute))
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 2, 1: 1}})
+	// The oracle: the first offset at or after each cut-over (ListOffsets by time, franz-go).
+	for _, c := range []struct {
+		at        time.Time
+		partition int32
+		want      int64
+	}{{cut, 0, 2}, {cut, 1, -1}, {cut.Add(7 * time.Minute), 0, 3}} {
+		if got, _ := k.ListOffset(topic, c.partition, c.at.UnixMilli(), 0); got != c.want {
+			t.Fatalf("oracle: partition %d's first offset at %s is %d; the test arranged %d", c.partition, c.at, got, c.want)
+		}
+	}
+	if committed := k.GroupCommitted(group)[topic]; committed[0] != 2 || committed[1] != 1 {
+		t.Fatalf("oracle: %s committed %v; the test arranged 2 and 1", group, committed)
+	}
+	// The group, the topic in committed_offsets' keys, and the topic where it is an argument (not
+	// the data sources' labels, also "orders").
+	r := strings.NewReplacer(`"orders-service"`, `"`+group+`"`, `"orders/`, `"`+topic+"/", `= "orders"`, `= "`+topic+`"`,
+		`["orders"]`, `["`+topic+`"]`)
+	cutOver := "cut_over_time=" + cut.UTC().Format(time.RFC3339)
+	out := terraformTest(t, "read-before-cut-over", r, "tests/broker.tftest.hcl", cutOver)
+	if !strings.Contains(out, "2 passed, 0 failed") {
+		t.Fatalf("want 2 runs passed:\n%s", out)
+	}
+	// A commit past the log end on 0, one short of it on 1.
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 5, 1: 0}})
+	if committed := k.GroupCommitted(group)[topic]; committed[0] != 5 || committed[1] != 0 {
+		t.Fatalf("oracle: %s committed %v; the test arranged 5 and 0", group, committed)
+	}
+	out = terraformTest(t, "read-before-cut-over", r, "tests/broker_behind.tftest.hcl", cutOver)
+	if !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("want 1 run passed:\n%s", out)
+	}
+}
