@@ -2,11 +2,13 @@ package provider
 
 import (
 	"slices"
-	"time"
-
-	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 func TestRecipeMocked_retireDrainedTopic(t *testing.T) {
@@ -127,6 +129,55 @@ func TestAccRecipeBroker_readBeforeCutOver(t *testing.T) {
 		t.Fatalf("oracle: %s committed %v; the test arranged 5 and 0", group, committed)
 	}
 	out = terraformTest(t, "read-before-cut-over", r, "tests/broker_behind.tftest.hcl", cutOver)
+	if !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("want 1 run passed:\n%s", out)
+	}
+}
+
+func TestRecipeMocked_tenantPartition(t *testing.T) {
+	out := terraformTest(t, "tenant-partition", nil, "tests/mocked.tftest.hcl")
+	if !strings.Contains(out, "5 passed, 0 failed") {
+		t.Fatalf("want 5 runs passed:\n%s", out)
+	}
+}
+
+func TestAccRecipeBroker_tenantPartition(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 3, nil)
+	group := topic + "-service"
+	// franz-go's default partitioner (Kafka's murmur2 for keyed records), the oracle for where a
+	// key lands, independent of partition_for_key.
+	cl, err := kgo.NewClient(kgo.SeedBrokers(acctest.BootstrapServers(t)...), kgo.DefaultProduceTopic(topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	keys := []string{"tenant-42", "tenant-42", "tenant-7", "tenant-8", "tenant-9"}
+	for _, key := range keys {
+		if err := cl.ProduceSync(t.Context(), &kgo.Record{Key: []byte(key), Value: []byte("v")}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	landed := k.KeyPartitions(topic, len(keys))
+	if landed["tenant-42"] != 2 {
+		t.Fatalf("oracle: tenant-42 landed in partition %d of 3; the recipe's tests expect 2", landed["tenant-42"])
+	}
+	if _, latest := k.Offsets(topic, 2); latest != 2 {
+		t.Fatalf("oracle: partition 2 holds %d records (%v); the test arranged tenant-42's 2 alone", latest, landed)
+	}
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {2: 1}})
+	r := strings.NewReplacer(`"orders-service"`, `"`+group+`"`, `"orders/`, `"`+topic+"/", `= "orders"`, `= "`+topic+`"`,
+		`["orders"]`, `["`+topic+`"]`)
+	out := terraformTest(t, "tenant-partition", r, "tests/broker.tftest.hcl")
+	if !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("want 1 run passed:\n%s", out)
+	}
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {2: 2}})
+	if lag := k.GroupLag(group, topic); lag != 0 {
+		t.Fatalf("oracle: %s lags %d where it committed; the test committed at the log end", group, lag)
+	}
+	out = terraformTest(t, "tenant-partition", r, "tests/broker_caught_up.tftest.hcl")
 	if !strings.Contains(out, "1 passed, 0 failed") {
 		t.Fatalf("want 1 run passed:\n%s", out)
 	}
