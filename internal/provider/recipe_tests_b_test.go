@@ -1,12 +1,16 @@
 package provider
 
 import (
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -178,6 +182,59 @@ func TestAccRecipeBroker_tenantPartition(t *testing.T) {
 		t.Fatalf("oracle: %s lags %d where it committed; the test committed at the log end", group, lag)
 	}
 	out = terraformTest(t, "tenant-partition", r, "tests/broker_caught_up.tftest.hcl")
+	if !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("want 1 run passed:\n%s", out)
+	}
+}
+
+func TestRecipeMocked_transactionsHoldingReaders(t *testing.T) {
+	out := terraformTest(t, "transactions-holding-readers", nil, "tests/mocked.tftest.hcl")
+	if !strings.Contains(out, "2 passed, 0 failed") {
+		t.Fatalf("want 2 runs passed:\n%s", out)
+	}
+}
+
+// On the broker, a young open transaction (its coordinator keeps it open) does not warn. A hanging
+// transaction cannot be made on Kafka 4 (KIP-890), so the hanging case is franz-go's kfake with an
+// open transaction that no coordinator lists, as in TestAccGatingRecipe_transactionsHoldingReaders.
+func TestAccRecipeBroker_transactionsHoldingReaders(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.ProduceIdempotent(topic, 0, time.Now())
+	transactionAt(k, topic, time.Now(), nil)
+	if _, hw := k.Offsets(topic, 0); hw != 2 {
+		t.Fatalf("oracle: %s/0 ends at %d; the test arranged 2 records", topic, hw)
+	}
+	if lso, _ := k.ListOffset(topic, 0, -1, 1); lso != 1 {
+		t.Fatalf("oracle: %s/0's last stable offset is %d; the test left a transaction open at 1", topic, lso)
+	}
+	out := terraformTest(t, "transactions-holding-readers", strings.NewReplacer(`"orders(\\..*)?"`, fmt.Sprintf("%q", regexp.QuoteMeta(topic))),
+		"tests/broker.tftest.hcl")
+	if !strings.Contains(out, "1 passed, 0 failed") {
+		t.Fatalf("want 1 run passed:\n%s", out)
+	}
+
+	c := acctest.Fake(t, kfake.SeedTopics(1, "orders"))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("orders"),
+		kgo.TransactionalID("held-open"), kgo.TransactionTimeout(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	if err := cl.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.ProduceSync(t.Context(), &kgo.Record{Value: []byte("held")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	c.ControlKey(int16(kmsg.ListTransactions), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		return req.ResponseKind(), nil, true // no coordinator keeps the transaction open
+	})
+	// The module's provider block, not the mocked tests' mock_provider block.
+	onFake := strings.NewReplacer("\nprovider \"kafka\" {}", fmt.Sprintf("\nprovider \"kafka\" {\n  bootstrap_servers = [%q]\n}", c.ListenAddrs()[0]))
+	out = terraformTest(t, "transactions-holding-readers", onFake, "tests/broker_hanging.tftest.hcl")
 	if !strings.Contains(out, "1 passed, 0 failed") {
 		t.Fatalf("want 1 run passed:\n%s", out)
 	}
