@@ -1,6 +1,6 @@
 # "Has tenant 42's backlog drained?" The tenant's records all land in one partition: the one Kafka's
 # default partitioner picks for its key. partition_for_key names it (Terraform 1.8+); the gate then
-# reads that partition only: its offsets, and the group's lag on it.
+# reads that partition only: its latest offset, and the group's commit on it.
 terraform {
   required_version = ">= 1.8"
   required_providers {
@@ -29,9 +29,13 @@ data "kafka_consumer_group_offsets" "orders_service" {
 }
 
 locals {
-  tenant_lag = one([
-    for p in data.kafka_consumer_group_offsets.orders_service.partitions : p.lag if p.partition == local.tenant_partition
-  ])
+  # The group's commit on the tenant's partition, null where it has none. Gate on the commit itself
+  # rather than on the absence of an "orders/<p>: " line in not_caught_up: a missing line also
+  # reads as caught up when the partition was not read at all (a mock, or a "topics not seen" line),
+  # whereas a commit must be there, and equal the latest offset: no commit (even on an empty
+  # partition) and a commit past the log end both block.
+  tenant_commit = lookup(data.kafka_consumer_group_offsets.orders_service.committed_offsets, "orders/${local.tenant_partition}", null)
+  latest_offset = data.kafka_partition_offsets.tenant.latest_offset
 }
 
 resource "terraform_data" "migrate_tenant_42" {
@@ -39,10 +43,12 @@ resource "terraform_data" "migrate_tenant_42" {
 
   lifecycle {
     precondition {
-      condition = local.tenant_lag == 0
-      error_message = (local.tenant_lag == null
-        ? "orders-service has no commit on orders partition ${local.tenant_partition}, tenant-42's (latest offset ${data.kafka_partition_offsets.tenant.latest_offset})."
-      : "orders-service still lags ${local.tenant_lag} offsets on orders partition ${local.tenant_partition}, tenant-42's (latest offset ${data.kafka_partition_offsets.tenant.latest_offset}).")
+      condition = local.tenant_commit == null ? false : local.tenant_commit == local.latest_offset
+      error_message = (local.tenant_commit == null
+        ? "orders-service has no commit on orders partition ${local.tenant_partition}, tenant-42's (latest offset ${local.latest_offset})."
+        : local.tenant_commit > local.latest_offset
+        ? "orders-service's commit ${local.tenant_commit} on orders partition ${local.tenant_partition}, tenant-42's, is past its log end (latest offset ${local.latest_offset})."
+      : "orders-service still lags ${local.latest_offset - local.tenant_commit} offsets on orders partition ${local.tenant_partition}, tenant-42's (latest offset ${local.latest_offset}).")
     }
   }
 }
