@@ -123,7 +123,9 @@ type Verdict struct {
 	Uncommitted int
 	// TotalLag sums the positive lags: a negative lag (a commit past the log end) must not cancel
 	// another partition's real lag. nil where the group lags by an amount nobody knows
-	// (Uncommitted > 0) or the read did not see every topic (Unseen).
+	// (Uncommitted > 0), where a partition has not caught up by an amount no lag measures (no
+	// commit where records wait, a commit outside the log: a sum without it would read 0 while
+	// records wait), or the read did not see every topic (Unseen).
 	TotalLag *int64
 	// MaxTimeLagMs is the largest time lag (MaxTimeLag), with timestamps read; nil where any is
 	// unknown, and where TotalLag is.
@@ -146,9 +148,11 @@ func Judge(group string, partitions []GroupPartitionOffsets, unseen string, time
 			"selected topics, so the cluster cannot vouch that it has read anything")
 	}
 	var total int64
+	unmeasured := false
 	for _, p := range partitions {
 		if r := p.NotCaughtUp(); r != "" {
 			v.NotCaughtUp = append(v.NotCaughtUp, r)
+			unmeasured = unmeasured || !p.Measured()
 		}
 		if p.LagUnknown() {
 			v.Uncommitted++
@@ -163,7 +167,7 @@ func Judge(group string, partitions []GroupPartitionOffsets, unseen string, time
 		total += *p.Lag
 	}
 	v.CaughtUp = len(v.NotCaughtUp) == 0
-	if v.Uncommitted > 0 || unseen != "" {
+	if v.Uncommitted > 0 || unmeasured || unseen != "" {
 		return v, nil
 	}
 	v.TotalLag = &total

@@ -160,11 +160,11 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
-				MarkdownDescription: "The sum of the positive `lag`s, in offsets: a negative `lag` (a commit past " +
-					"the log end) does not cancel another partition's real lag. `null` when `uncommitted_partitions` " +
-					"is above 0 (a member reads a partition from where nobody knows) and when `not_caught_up` has a " +
-					"`topics not seen` line, so `total_lag == 0` is false there. It leaves out partitions without a " +
-					"commit and records held behind an open transaction: gate on `caught_up`, which counts them.",
+				MarkdownDescription: "The sum of the positive `lag`s, in offsets. `null` wherever no lag measures " +
+					"how far behind the group is, so that `total_lag == 0` is false there: a partition without a commit " +
+					"where records wait (`uncommitted_partitions` counts those a member reads), a commit outside the log, " +
+					"a `topics not seen` line. It leaves out records held behind an open transaction under " +
+					"`read_committed`: gate on `caught_up`, which counts them.",
 			},
 			"caught_up":     schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 			"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: notCaughtUpDescription},
