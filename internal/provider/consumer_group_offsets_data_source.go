@@ -194,7 +194,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		return
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
-	res, ok := readGroupOffsets(ctx, d.data.client, q, wait, &resp.Diagnostics) // once, or with the wait block
+	res, ok := readGroupOffsets(ctx, d.data, q, wait, &resp.Diagnostics) // once, or with the wait block
 	if !ok {
 		return
 	}

@@ -140,8 +140,14 @@ func goDuration(v timetypes.GoDuration, diags *diag.Diagnostics) time.Duration {
 
 // readGroupOffsets reads the group once, or with a wait block until it has caught up; failures
 // become diagnostics.
-func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkaclient.GroupOffsetsRequest, w *groupWaitModel, diags *diag.Diagnostics) (kafkaclient.GroupOffsets, bool) {
-	read := func(ctx context.Context) (kafkaclient.GroupOffsets, error) { return client.GroupOffsets(ctx, q) }
+func readGroupOffsets(ctx context.Context, data *providerData, q kafkaclient.GroupOffsetsRequest, w *groupWaitModel, diags *diag.Diagnostics) (kafkaclient.GroupOffsets, bool) {
+	// Each of a wait's reads has its own summary (read_log.go): a wait of minutes says which poll was slow.
+	read := func(ctx context.Context) (kafkaclient.GroupOffsets, error) {
+		ctx, rl := startReadLog(ctx, data)
+		res, err := data.client.GroupOffsets(ctx, q)
+		rl.endWith(err)
+		return res, err
+	}
 	var (
 		res kafkaclient.GroupOffsets
 		err error

@@ -119,6 +119,8 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	ctx = tflog.SetField(ctx, "topic", q.Topic)
 	ctx = tflog.SetField(ctx, "partition", q.Partitions[0])
 	tflog.Debug(ctx, "reading partition offsets")
+	ctx, rl := startReadLog(ctx, d.data) // read_log.go: the read's requests, at DEBUG and TRACE
+	defer rl.end(&resp.Diagnostics)
 	res, err := readWithoutMaxIfUnsupported(ctx, d.data.client, q, &resp.Diagnostics)
 	if err != nil {
 		addReadError(&resp.Diagnostics, err, partitionOffsetsErrorAttrs)
