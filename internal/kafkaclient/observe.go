@@ -61,6 +61,11 @@ func (c *Client) Observe(ctx context.Context, o Observer) context.Context {
 	return broker.WithObserver(ctx, &observed{o: o, layout: c.cluster.layout})
 }
 
+// NodeID is the node id the Client's latest metadata gives the broker at address; -1 when it
+// lists none there (before any answer, or a bootstrap address that no broker advertises). A
+// read's summary names by id the bootstrap server it asked before it knew the cluster.
+func (c *Client) NodeID(address string) int32 { return c.cluster.layout.brokerID(address) }
+
 // observed is an Observer in the brokers layer's terms: it adds node ids (from the layout) to
 // the addresses that layer knows, and names the API of each request.
 type observed struct {

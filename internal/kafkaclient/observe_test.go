@@ -90,6 +90,12 @@ func TestObserverHearsDialsAndRequests(t *testing.T) {
 	if len(rec.retries) != 0 {
 		t.Errorf("retries %+v; want none", rec.retries)
 	}
+	if id := cl.NodeID(addr); id != leader {
+		t.Errorf("NodeID(%s) = %d after the read, want %d", addr, id, leader)
+	}
+	if id := cl.NodeID("elsewhere:9092"); id != -1 {
+		t.Errorf("NodeID of an address no broker advertises = %d, want -1", id)
+	}
 }
 
 // A group read with time lags tells its Observer every request the broker received, by API:

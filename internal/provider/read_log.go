@@ -32,8 +32,9 @@ import (
 
 // readLog is the Observer of one read (kafkaclient.Client.Observe) and its summary.
 type readLog struct {
-	ctx     context.Context // the read's, with the kafka subsystem: where the lines go
-	trace   bool            // the subsystem may log at TRACE: worth a line per request
+	ctx     context.Context     // the read's, with the kafka subsystem: where the lines go
+	client  *kafkaclient.Client // what names a bootstrap server's node id once the cluster answered
+	trace   bool                // the subsystem may log at TRACE: worth a line per request
 	started time.Time
 
 	mu          sync.Mutex // requests go out in parallel: every count below is under it
@@ -58,7 +59,7 @@ func startReadLog(ctx context.Context, data *providerData) (context.Context, *re
 		return ctx, nil
 	}
 	ctx = tflog.NewSubsystem(ctx, kafkaSubsystem, tflog.WithLevelFromEnv(providerLogVariable, kafkaSubsystem), tflog.WithRootFields())
-	l := &readLog{ctx: ctx, trace: data.logging.trace, started: time.Now(), brokers: map[string]int32{}, kinds: map[string]*kindTally{}}
+	l := &readLog{ctx: ctx, client: data.client, trace: data.logging.trace, started: time.Now(), brokers: map[string]int32{}, kinds: map[string]*kindTally{}}
 	return data.client.Observe(ctx, l), l
 }
 
@@ -156,11 +157,21 @@ func (l *readLog) summary(outcome string) {
 	tflog.Debug(l.ctx, "Kafka read", fields)
 }
 
+// nodeID is the node id of address: as the read met it, else as the cluster's latest answer
+// gives it (the bootstrap server the first Metadata request went to). Called under l.mu.
+func (l *readLog) nodeID(address string) int32 {
+	id := l.brokers[address]
+	if id < 0 && l.client != nil {
+		id = l.client.NodeID(address)
+	}
+	return id
+}
+
 // fieldsLocked are the summary's counts: brokers and APIs sorted, so that lines compare.
 func (l *readLog) fieldsLocked() map[string]any {
 	brokers := make([]string, 0, len(l.brokers))
 	for _, address := range slices.Sorted(maps.Keys(l.brokers)) {
-		brokers = append(brokers, brokerName(kafkaclient.Broker{Address: address, NodeID: l.brokers[address]}))
+		brokers = append(brokers, brokerName(kafkaclient.Broker{Address: address, NodeID: l.nodeID(address)}))
 	}
 	var requests, slowest []string
 	failed := 0

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -109,6 +111,43 @@ func TestReadLogLines(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]int{"Metadata": 1, "ListOffsets": 3}, apis); diff != "" {
 		t.Errorf("request lines by API (-want +got):\n%s", diff)
+	}
+}
+
+// On a cluster of three, the summary names by node id both the bootstrap server that answered
+// Metadata and the leader that answered ListOffsets.
+func TestReadLogNamesEachBrokerByNodeID(t *testing.T) {
+	c := acctest.Fake(t, kfake.NumBrokers(3), kfake.SeedTopics(3, "t"))
+	seed := c.ListenAddrs()[0]
+	p := int32(0)
+	for p < 3 && c.LeaderFor("t", p) == 0 {
+		p++ // a partition whose leader is not the bootstrap server (node 0)
+	}
+	if p == 3 {
+		t.Skip("kfake made node 0 the leader of every partition")
+	}
+	leader := c.LeaderFor("t", p)
+	t.Setenv(providerLogVariable, "")
+	t.Setenv(kafkaLogVariable, "")
+	cl, err := kafkaclient.New(kafkaclient.Config{BootstrapServers: []string{seed}, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var buf bytes.Buffer
+	ctx, rl := startReadLog(tflogtest.RootLogger(context.Background(), &buf), &providerData{client: cl, logging: readLoggingFrom(os.Getenv)})
+	_, err = cl.PartitionOffsets(ctx, "t", int(p))
+	rl.endWith(err)
+	s := withMessage(logLines(t, &buf), "Kafka read")
+	var addrs []string
+	for id, a := range c.ListenAddrs() {
+		if int32(id) == 0 || int32(id) == leader {
+			addrs = append(addrs, fmt.Sprintf("%s (node %d)", a, id))
+		}
+	}
+	slices.Sort(addrs)
+	if want := strings.Join(addrs, ", "); len(s) != 1 || s[0].text("brokers") != want {
+		t.Errorf("summaries %v; want one naming brokers %q", s, want)
 	}
 }
 
