@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
@@ -234,4 +239,64 @@ func TestReadLogCountsConcurrentRequests(t *testing.T) {
 	if f["requests"] != "ListOffsets=1000" || f["retries"] != 50 || f["slowest"] != "ListOffsets=49ms" || f["brokers"] != "b:9092 (node 1)" {
 		t.Errorf("fields %v; want 1000 ListOffsets, 50 retries, the slowest 49ms, node 1", f)
 	}
+}
+
+// On the real broker, with TF_LOG=DEBUG captured (TF_ACC_LOG_PATH): every read of a one-partition
+// kafka_partition_offsets logs a summary that names the partition's leader by address and node id
+// and counts exactly its requests: one Metadata (each Terraform command configures a new client),
+// three ListOffsets (earliest, max timestamp, latest).
+func TestAccReadLog_summary(t *testing.T) {
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.Produce(topic, 0, 2)
+	md, err := k.Admin.Metadata(t.Context(), topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaderID := md.Topics[topic].Partitions[0].Leader
+	i := slices.IndexFunc(md.Brokers, func(b kadm.BrokerDetail) bool { return b.NodeID == leaderID })
+	if i < 0 {
+		t.Fatalf("the metadata lists no broker %d", leaderID)
+	}
+	b := md.Brokers[i]
+	leader := fmt.Sprintf("%s (node %d)", net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port))), leaderID)
+
+	logFile := filepath.Join(t.TempDir(), "debug.log")
+	t.Setenv("TF_LOG", "DEBUG")
+	t.Setenv("TF_ACC_LOG_PATH", logFile)
+	t.Setenv(providerLogVariable, "")
+	t.Setenv(kafkaLogVariable, "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:            offsetsConfig(t, topic, 0),
+			ConfigStateChecks: expectOffsets(t, k, "data.kafka_partition_offsets.test", topic, 0, 0, 2),
+		}},
+	})
+
+	data, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var summaries []string
+	for line := range strings.Lines(string(data)) {
+		if strings.Contains(line, "] kafka: Kafka read: ") && strings.Contains(line, "topic="+topic) {
+			summaries = append(summaries, line)
+		}
+	}
+	if len(summaries) == 0 {
+		t.Fatalf("%s (%d bytes) has no Kafka read summary of topic %s", logFile, len(data), topic)
+	}
+	for _, s := range summaries {
+		for _, want := range []string{"[DEBUG]", "tf_data_source_type=kafka_partition_offsets", `requests="ListOffsets=3 Metadata=1"`,
+			leader, "dials=1", "retries=0", "outcome=ok", "slowest=", "took="} {
+			if !strings.Contains(s, want) {
+				t.Errorf("summary lacks %q:\n%s", want, s)
+			}
+		}
+		if strings.Contains(s, "(bootstrap)") {
+			t.Errorf("summary names a bootstrap server without its node id:\n%s", s)
+		}
+	}
+	t.Logf("%d summaries, the first:\n%s", len(summaries), summaries[0])
 }
