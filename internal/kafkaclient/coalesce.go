@@ -204,7 +204,7 @@ type round struct {
 	deadline time.Time             // the latest deadline of its reads: how long the answers are worth waiting for
 	done     chan struct{}         // closed when every answer (or error) is in
 
-	observers sharedObservers // its reads' Observers: each hears of the round's dial and requests
+	observers *sharedObservers // its reads' Observers: each hears of the round's dial and requests
 }
 
 // leaderQueue is one leader's pending round, and whether a round is out.
@@ -308,7 +308,7 @@ func (r *round) add(ctx context.Context, partitions []topicPartition, listings [
 	if d, ok := ctx.Deadline(); ok && d.After(r.deadline) {
 		r.deadline = d
 	}
-	r.observers.join(ctx)
+	r.observers = r.observers.joined(ctx) // under co.mu, as every join
 }
 
 // release lets every pending round leave now, and takes the most reads that were active at once

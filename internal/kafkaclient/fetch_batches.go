@@ -52,7 +52,7 @@ type fetchBatch struct {
 	done      chan struct{}              // closed when res or err is in
 	res       *kmsg.FetchResponse
 	err       error
-	observers sharedObservers // its reads' Observers: each hears of the request
+	observers *sharedObservers // its reads' Observers: each hears of the request
 }
 
 func newFetchBatches(life context.Context, spawn func(func()) bool,
@@ -110,7 +110,7 @@ func (b *fetchBatches) join(ctx context.Context, l leader, isolation Isolation, 
 	if d, ok := ctx.Deadline(); ok && d.After(batch.deadline) {
 		batch.deadline = d
 	}
-	batch.observers.join(ctx)
+	batch.observers = batch.observers.joined(ctx)
 	if !q.out {
 		q.out = true
 		if !b.spawn(func() { b.sendAll(q) }) {

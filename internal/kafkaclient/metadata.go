@@ -55,7 +55,7 @@ type metadataCall struct {
 	done      chan struct{}
 	md        *topicMetadata
 	err       error
-	observers sharedObservers // the Observers of the reads that wait for it
+	observers *sharedObservers // the Observers of the reads that wait for it; nil when the first had none
 }
 
 func newLayout() *layout {
@@ -130,7 +130,9 @@ func (cv *clusterView) topicMetadata(ctx context.Context, topic string, notBefor
 	}
 	if call := v.calls[topic]; call != nil && !call.started.Before(notBefore) {
 		v.mu.Unlock()
-		call.observers.join(ctx)
+		if call.observers != nil { // nil: the first read had no Observer, the request goes unobserved
+			call.observers.joined(ctx)
+		}
 		select {
 		case <-call.done:
 			return call.md, call.err
@@ -138,11 +140,10 @@ func (cv *clusterView) topicMetadata(ctx context.Context, topic string, notBefor
 			return nil, ctx.Err()
 		}
 	}
-	call := &metadataCall{started: time.Now(), done: make(chan struct{})}
+	call := &metadataCall{started: time.Now(), done: make(chan struct{}), observers: (*sharedObservers)(nil).joined(ctx)}
 	v.calls[topic] = call
 	v.mu.Unlock()
 
-	call.observers.join(ctx)
 	call.md, call.err = cv.requestMetadata(call.observers.context(ctx), topic, call.started)
 
 	v.mu.Lock()

@@ -11,19 +11,29 @@ import (
 // Fetch batch, a topic's Metadata request): the request goes out under a context that carries
 // them all, so that each read's logs count it. A read that joins after something was told (it
 // found a Metadata request under way, whose answer came meanwhile) hears it when it joins.
-// Nothing is told, and nothing kept, while no read brought an Observer.
+// A shared request holds a pointer, nil (nothing allocated, nothing told) while no read brought
+// an Observer.
 type sharedObservers struct {
 	mu   sync.Mutex
 	all  []broker.Observer
 	told []func(broker.Observer) // what the Observers heard so far, for those that join later
 }
 
-// join adds the Observer of ctx, if it carries one, and tells it what was told before.
-func (s *sharedObservers) join(ctx context.Context) {
+// joined adds the Observer of ctx, if it carries one, and tells it what was told before. It
+// returns s, or a new sharedObservers when s is nil and ctx carries an Observer.
+func (s *sharedObservers) joined(ctx context.Context) *sharedObservers {
 	o := broker.ObserverOf(ctx)
 	if o == nil {
-		return
+		return s
 	}
+	if s == nil {
+		s = &sharedObservers{}
+	}
+	s.add(o)
+	return s
+}
+
+func (s *sharedObservers) add(o broker.Observer) {
 	s.mu.Lock()
 	s.all = append(s.all, o)
 	told := s.told[:len(s.told):len(s.told)]
@@ -33,12 +43,9 @@ func (s *sharedObservers) join(ctx context.Context) {
 	}
 }
 
-// context is ctx carrying the shared Observers; ctx itself while no read brought one.
+// context is ctx carrying the shared Observers; ctx itself when s is nil (no read brought one).
 func (s *sharedObservers) context(ctx context.Context) context.Context {
-	s.mu.Lock()
-	none := len(s.all) == 0
-	s.mu.Unlock()
-	if none {
+	if s == nil {
 		return ctx
 	}
 	return broker.WithObserver(ctx, s)

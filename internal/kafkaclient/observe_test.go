@@ -197,20 +197,22 @@ func TestObserversOfSharedRequests(t *testing.T) {
 // A read that joins a shared request after something was told (a Metadata request under way
 // whose answer came meanwhile) hears it when it joins; a read without an Observer adds none.
 func TestSharedObserversTellLateJoiners(t *testing.T) {
-	var s sharedObservers
-	s.join(context.Background()) // a read without an Observer
-	if ctx := context.Background(); s.context(ctx) != ctx {
-		t.Fatal("without an Observer, the request's context should be left as it is")
+	var s *sharedObservers
+	s = s.joined(context.Background()) // a read without an Observer
+	if ctx := context.Background(); s != nil || s.context(ctx) != ctx {
+		t.Fatal("without an Observer, nothing should be allocated and the request's context left as it is")
 	}
 	cl := &Client{cluster: &clusterView{layout: newLayout()}}
 	early, late := &recorder{}, &recorder{}
-	s.join(cl.Observe(context.Background(), early))
-	if broker.ObserverOf(s.context(context.Background())) != &s {
+	s = s.joined(cl.Observe(context.Background(), early))
+	if s == nil || broker.ObserverOf(s.context(context.Background())) != s {
 		t.Fatal("with an Observer, the request's context should carry the shared Observers")
 	}
 	s.Dialed(broker.Dial{Address: "b:9092"})
 	s.Exchanged(broker.Exchange{Address: "b:9092", Request: kmsg.NewPtrMetadataRequest(), Response: kmsg.NewPtrMetadataResponse()})
-	s.join(cl.Observe(context.Background(), late))
+	if s.joined(cl.Observe(context.Background(), late)) != s {
+		t.Fatal("a later read should join the same shared Observers")
+	}
 	s.Exchanged(broker.Exchange{Address: "b:9092", Request: kmsg.NewPtrListOffsetsRequest(), Response: kmsg.NewPtrListOffsetsResponse()})
 	for name, rec := range map[string]*recorder{"early": early, "late": late} {
 		if diff := cmp.Diff(map[string]int{"Metadata": 1, "ListOffsets": 1}, rec.kinds()); diff != "" || len(rec.dials) != 1 {

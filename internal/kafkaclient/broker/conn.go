@@ -52,8 +52,7 @@ type Call struct {
 	err  error
 	done chan struct{}
 
-	observer Observer  // told how the call ends (observe.go); nil when its context carries none
-	sent     time.Time // when it was sent, if observed
+	watched *callWatch // who to tell how the call ends (observe.go); nil when its context carries no Observer
 }
 
 // ErrClosed: the pool closed the connection while the request waited (Pool.Close, the Client's

@@ -47,17 +47,24 @@ func ObserverOf(ctx context.Context) Observer {
 	return o
 }
 
+// callWatch is whom to tell how an observed call ends, and since when it is out. A pointer on
+// Call, allocated only when observed: a call without an Observer grows by one word.
+type callWatch struct {
+	observer Observer
+	sent     time.Time
+}
+
 // watch remembers, on a call whose context carries an Observer o, whom to tell and since when.
 func (cl *Call) watch(o Observer) {
 	if o != nil {
-		cl.observer, cl.sent = o, time.Now()
+		cl.watched = &callWatch{observer: o, sent: time.Now()}
 	}
 }
 
 // report tells the call's Observer, if any, how the call ended.
 func (cl *Call) report(address string, res kmsg.Response, err error) {
-	if cl.observer != nil {
-		cl.observer.Exchanged(Exchange{Address: address, Request: cl.req, Response: res, Took: time.Since(cl.sent), Err: err})
+	if w := cl.watched; w != nil {
+		w.observer.Exchanged(Exchange{Address: address, Request: cl.req, Response: res, Took: time.Since(w.sent), Err: err})
 	}
 }
 
