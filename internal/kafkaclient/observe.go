@@ -44,8 +44,8 @@ type Request struct {
 	Took    time.Duration // from sent to answered (or given up)
 	Err     error         // no answer: the connection failed, or the time ran out
 	// Codes are the error codes the answer holds, by name and count ("NOT_LEADER_OR_FOLLOWER×2");
-	// "" when none, or when Err is set. Computed when called (a walk of the answer), and only
-	// during Requested: the answer is not kept.
+	// "" when none, or when Err is set. Computed when called (a walk of the answer, so only for a
+	// line that shows), and only during Requested: an Observer keeps nothing of the answer.
 	Codes func() string
 }
 

@@ -10,7 +10,7 @@ import (
 // Observer hears of the connections dialled and the requests made under a context that carries
 // one (WithObserver): what a read did on the wire, for the provider's logs. It is told from the
 // goroutines of the requests, several at once, and on the read's path: it must be safe for
-// concurrent use and quick. Without one, a request costs one context lookup more, nothing else.
+// concurrent use and quick. Without one, a request costs a context lookup and a nil pointer.
 type Observer interface {
 	Dialed(Dial)
 	Exchanged(Exchange)
