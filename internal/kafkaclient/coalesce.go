@@ -203,6 +203,8 @@ type round struct {
 	listings map[lookupKey]listing // how to send and read each request: the first read's listing
 	deadline time.Time             // the latest deadline of its reads: how long the answers are worth waiting for
 	done     chan struct{}         // closed when every answer (or error) is in
+
+	observers *sharedObservers // its reads' Observers: each hears of the round's dial and requests
 }
 
 // leaderQueue is one leader's pending round, and whether a round is out.
@@ -306,6 +308,7 @@ func (r *round) add(ctx context.Context, partitions []topicPartition, listings [
 	if d, ok := ctx.Deadline(); ok && d.After(r.deadline) {
 		r.deadline = d
 	}
+	r.observers = r.observers.joined(ctx) // under co.mu, as every join
 }
 
 // release lets every pending round leave now, and takes the most reads that were active at once
@@ -391,6 +394,7 @@ func (co *coalescer) linger(q *leaderQueue) {
 func (co *coalescer) send(l leader, r *round) {
 	ctx, cancel := context.WithDeadline(co.life, r.deadline)
 	defer cancel()
+	ctx = r.observers.context(ctx)
 	keys := r.keys()
 	conn, err := co.connect(ctx, l.address)
 	if err != nil {

@@ -73,4 +73,11 @@
 // (the typed errors of the reads),
 // the configuration builders address.go, tls_config.go, sasl_config.go, oauthbearer.go and
 // mskiam.go, and partitioner.go (PartitionForKey: Kafka's default partitioner, no request at all).
+//
+// What a read does on the wire, for the provider's logs: observe.go (Observer, which the
+// provider gives a read through Client.Observe: each dial, each request with its API, version,
+// broker, duration and error codes, and each retry of withRetries with its cause and backoff;
+// the brokers layer tells it, broker/observe.go) and observe_shared.go (a request that reads
+// share, a coalescer round, a Fetch batch, a topic's Metadata request, is told to each of them).
+// A read without an Observer pays one context lookup per request.
 package kafkaclient

@@ -52,6 +52,7 @@ type fetchBatch struct {
 	done      chan struct{}              // closed when res or err is in
 	res       *kmsg.FetchResponse
 	err       error
+	observers *sharedObservers // its reads' Observers: each hears of the request
 }
 
 func newFetchBatches(life context.Context, spawn func(func()) bool,
@@ -109,6 +110,7 @@ func (b *fetchBatches) join(ctx context.Context, l leader, isolation Isolation, 
 	if d, ok := ctx.Deadline(); ok && d.After(batch.deadline) {
 		batch.deadline = d
 	}
+	batch.observers = batch.observers.joined(ctx)
 	if !q.out {
 		q.out = true
 		if !b.spawn(func() { b.sendAll(q) }) {
@@ -142,7 +144,7 @@ func (b *fetchBatches) sendAll(q *fetchQueue) {
 		}
 		b.mu.Unlock()
 		ctx, cancel := b.sendContext(batch)
-		batch.res, batch.err = b.send(ctx, batch.l, batch.request())
+		batch.res, batch.err = b.send(batch.observers.context(ctx), batch.l, batch.request())
 		cancel()
 		close(batch.done)
 	}

@@ -51,10 +51,11 @@ type leader struct {
 }
 
 type metadataCall struct {
-	started time.Time
-	done    chan struct{}
-	md      *topicMetadata
-	err     error
+	started   time.Time
+	done      chan struct{}
+	md        *topicMetadata
+	err       error
+	observers *sharedObservers // the Observers of the reads that wait for it; nil when the first had none
 }
 
 func newLayout() *layout {
@@ -105,6 +106,19 @@ func (v *layout) brokerAddress(id int32) string {
 	return v.brokers[id]
 }
 
+// brokerID is the node id the latest metadata gives address, -1 when it lists no broker there
+// (a bootstrap server before the first answer). A loop over the few brokers: only logs ask.
+func (v *layout) brokerID(address string) int32 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for id, a := range v.brokers {
+		if a == address {
+			return id
+		}
+	}
+	return -1
+}
+
 // topicMetadata returns the topic's metadata, requested at or after notBefore (zero: any cached
 // answer will do). A request under way that started at or after notBefore is shared.
 func (cv *clusterView) topicMetadata(ctx context.Context, topic string, notBefore time.Time) (*topicMetadata, error) {
@@ -116,6 +130,9 @@ func (cv *clusterView) topicMetadata(ctx context.Context, topic string, notBefor
 	}
 	if call := v.calls[topic]; call != nil && !call.started.Before(notBefore) {
 		v.mu.Unlock()
+		if call.observers != nil { // nil: the first read had no Observer, the request goes unobserved
+			call.observers.joined(ctx)
+		}
 		select {
 		case <-call.done:
 			return call.md, call.err
@@ -123,11 +140,11 @@ func (cv *clusterView) topicMetadata(ctx context.Context, topic string, notBefor
 			return nil, ctx.Err()
 		}
 	}
-	call := &metadataCall{started: time.Now(), done: make(chan struct{})}
+	call := &metadataCall{started: time.Now(), done: make(chan struct{}), observers: (*sharedObservers)(nil).joined(ctx)}
 	v.calls[topic] = call
 	v.mu.Unlock()
 
-	call.md, call.err = cv.requestMetadata(ctx, topic, call.started)
+	call.md, call.err = cv.requestMetadata(call.observers.context(ctx), topic, call.started)
 
 	v.mu.Lock()
 	if v.calls[topic] == call {

@@ -66,6 +66,7 @@ func (cv *clusterView) withRetries(ctx context.Context, op func(notBefore, belie
 	var notBefore time.Time
 	believe := time.Now()
 	var before error // the failure that caused this attempt, if any
+	attempt := 1
 	for {
 		err := op(notBefore, believe)
 		if err == nil {
@@ -86,12 +87,15 @@ func (cv *clusterView) withRetries(ctx context.Context, op func(notBefore, belie
 		notBefore = time.Now()
 		believe = notBefore
 		before = err
+		attempt++
+		pause := wait.next()
+		observeRetry(ctx, Retry{Attempt: attempt, Cause: err, Backoff: pause})
 		select {
 		case <-ctx.Done():
 			return cv.timeoutError(err, nil)
 		case <-cv.life.Done():
 			return errClosed
-		case <-time.After(wait.next()):
+		case <-time.After(pause):
 		}
 	}
 }

@@ -207,7 +207,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		return
 	}
 	ctx = tflog.SetField(ctx, "group_id", q.GroupID)
-	res, missing, ok := readGroupOffsets(ctx, d.data.client, q, wait, allowMissing.ValueBool(), &resp.Diagnostics) // once, or with the wait block
+	res, missing, ok := readGroupOffsets(ctx, d.data, q, wait, allowMissing.ValueBool(), &resp.Diagnostics) // once, or with the wait block
 	if !ok {
 		return
 	}

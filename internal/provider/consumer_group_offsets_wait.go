@@ -152,9 +152,15 @@ func goDuration(v goDurationValue, diags *diag.Diagnostics) time.Duration {
 
 // readGroupOffsets reads the group once, or with a wait block until it has caught up; failures
 // become diagnostics.
-func readGroupOffsets(ctx context.Context, client *kafkaclient.Client, q kafkaclient.GroupOffsetsRequest, w *groupWaitModel,
+func readGroupOffsets(ctx context.Context, data *providerData, q kafkaclient.GroupOffsetsRequest, w *groupWaitModel,
 	allowMissing bool, diags *diag.Diagnostics) (res kafkaclient.GroupOffsets, missing *kafkaclient.GroupNotFoundError, ok bool) {
-	read := func(ctx context.Context) (kafkaclient.GroupOffsets, error) { return client.GroupOffsets(ctx, q) }
+	// Each of a wait's reads has its own summary (read_log.go): a wait of minutes says which poll was slow.
+	read := func(ctx context.Context) (kafkaclient.GroupOffsets, error) {
+		ctx, rl := startReadLog(ctx, data)
+		res, err := data.client.GroupOffsets(ctx, q)
+		rl.endWith(err)
+		return res, err
+	}
 	var err error
 	if !w.enabled() {
 		res, err = read(ctx)

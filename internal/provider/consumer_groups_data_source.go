@@ -178,6 +178,8 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	ctx, rl := startReadLog(ctx, d.data) // read_log.go: the read's requests, at DEBUG and TRACE
+	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.ConsumerGroups(ctx, q)
 	if err != nil {
 		addReadError(&resp.Diagnostics, err, consumerGroupsErrorAttrs)

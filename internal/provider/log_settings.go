@@ -3,6 +3,8 @@ package provider
 import (
 	"path"
 	"strings"
+
+	"github.com/hashicorp/go-hclog"
 )
 
 // Terraform and OpenTofu start a provider with their own environment, read its logs from its
@@ -33,6 +35,7 @@ func QuietLogs(environ []string) map[string]string {
 		"TF_LOG_SDK_PROTO":     "OFF", // its protocol subsystem: a line per request and more
 		"TF_LOG_SDK_FRAMEWORK": "OFF", // terraform-plugin-framework's subsystem
 		providerLogVariable:    "OFF", // this provider's own tflog lines
+		kafkaLogVariable:       "OFF", // its kafka subsystem (read_log.go); OFF too, so no read watches its requests
 	}
 }
 
@@ -40,3 +43,34 @@ func QuietLogs(environ []string) map[string]string {
 // after the provider type of Address, upper case, "-" as "_" (its ProviderLoggerName). Terraform's
 // TF_LOG_PROVIDER filters what Terraform shows, not what the provider writes.
 var providerLogVariable = "TF_LOG_PROVIDER_" + strings.ToUpper(strings.ReplaceAll(path.Base(Address), "-", "_"))
+
+// kafkaSubsystem is the tflog subsystem of the wire-level lines of a read (read_log.go).
+const kafkaSubsystem = "kafka"
+
+// kafkaLogVariable sets the level of the kafka subsystem. tflog.WithLevelFromEnv names it: the
+// provider's variable, "_", the subsystem's name, upper case. Unset, the subsystem logs at the
+// provider's level.
+var kafkaLogVariable = providerLogVariable + "_" + strings.ToUpper(kafkaSubsystem)
+
+// readLogging says what the logs of a read can show, from the variables that set the levels of
+// the provider's logger and of its kafka subsystem. A level no variable sets is TRACE: the SDK
+// then writes every line, and Terraform shows what TF_LOG asks.
+type readLogging struct {
+	observe bool // the summary (DEBUG) or the subsystem's DEBUG lines can show: watch each read
+	trace   bool // the subsystem's TRACE lines can show: a line per request
+}
+
+// readLoggingFrom reads the two levels through getenv (os.Getenv).
+func readLoggingFrom(getenv func(string) string) readLogging {
+	provider := levelOr(getenv(providerLogVariable), hclog.Trace)
+	kafka := levelOr(getenv(kafkaLogVariable), provider)
+	return readLogging{observe: provider <= hclog.Debug || kafka <= hclog.Debug, trace: kafka <= hclog.Trace}
+}
+
+// levelOr is the level value names, as tflog reads it; unset when it names none.
+func levelOr(value string, unset hclog.Level) hclog.Level {
+	if l := hclog.LevelFromString(value); l != hclog.NoLevel {
+		return l
+	}
+	return unset
+}

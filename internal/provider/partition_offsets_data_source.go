@@ -123,6 +123,8 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	ctx = tflog.SetField(ctx, "topic", q.Topic)
 	ctx = tflog.SetField(ctx, "partition", q.Partitions[0])
 	tflog.Debug(ctx, "reading partition offsets")
+	ctx, rl := startReadLog(ctx, d.data) // read_log.go: the read's requests, at DEBUG and TRACE
+	defer rl.end(&resp.Diagnostics)
 	res, err := readWithoutMaxIfUnsupported(ctx, d.data.client, q, &resp.Diagnostics)
 	if topicMissing(err, allowMissing.ValueBool()) { // the offsets stay null: nothing to compare
 		tflog.Debug(ctx, "topic not found, allow_missing is set")

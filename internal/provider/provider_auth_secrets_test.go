@@ -34,8 +34,9 @@ func (c noCanaryInPlan) CheckPlan(_ context.Context, req plancheck.CheckPlanRequ
 }
 
 // With TF_LOG=TRACE, a failing login (a password with a canary) and a succeeding one (a client key
-// and an OAuth client secret with canaries): the canaries appear nowhere in the provider's log,
-// Terraform's log (which also carries the diagnostics), or the plan.
+// and an OAuth client secret with canaries): the canaries appear nowhere in the provider's log
+// (its read logs included: summaries, dials, requests), Terraform's log (which also carries the
+// diagnostics), or the plan.
 func TestAccAuth_secretsNeverLogged(t *testing.T) {
 	b := acctest.Auth(t)
 	k, topic := authTopic(t)
@@ -140,9 +141,13 @@ data "kafka_partition_offsets" "test" {
 	}
 	log := string(data)
 	// The log is there and at TRACE, with the provider's own lines (what is safe to log) and the
-	// diagnostics: otherwise the absence of the canaries would prove nothing.
+	// diagnostics: otherwise the absence of the canaries would prove nothing. The read logs
+	// (read_log.go) are there too: each read's summary (the failed login's among them), its
+	// dials (the failed login's with its error) and, in the kafka subsystem at TRACE, its requests.
 	for _, mustHave := range []string{"sasl_username=" + b.Username, "sasl_oauth_client_id=tfacc-app",
-		"tls_client_cert=true", "Kafka authentication failed", "[TRACE]"} {
+		"tls_client_cert=true", "Kafka authentication failed", "[TRACE]",
+		"] kafka: Kafka read: ", `requests="ListOffsets=3 Metadata=1"`, `outcome="error: Kafka authentication failed"`,
+		"] kafka.kafka: dialled a Kafka broker: ", `error="SASL authentication failed`, "[TRACE] kafka.kafka: Kafka request: "} {
 		if !strings.Contains(log, mustHave) {
 			t.Fatalf("%s (%d bytes) lacks %q: the log is not captured as the test expects", logFile, len(data), mustHave)
 		}

@@ -107,6 +107,8 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	ctx = tflog.SetField(ctx, "topic", q.Topic)
+	ctx, rl := startReadLog(ctx, d.data) // read_log.go: the read's requests, at DEBUG and TRACE
+	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.Offsets(ctx, q)
 	if topicMissing(err, allowMissing.ValueBool()) {
 		tflog.Debug(ctx, "topic not found, allow_missing is set")

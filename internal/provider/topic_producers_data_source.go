@@ -217,6 +217,8 @@ func (d *TopicProducersDataSource) Read(ctx context.Context, req datasource.Read
 	if q.Name != nil {
 		selector = path.Root("name_regex")
 	}
+	ctx, rl := startReadLog(ctx, d.data) // read_log.go: the read's requests, at DEBUG and TRACE
+	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.TopicProducers(ctx, q)
 	if err != nil {
 		addProducersReadError(&resp.Diagnostics, err, selector)

@@ -116,6 +116,8 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	ctx, rl := startReadLog(ctx, d.data) // read_log.go: the read's requests, at DEBUG and TRACE
+	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.TopicsOffsets(ctx, q)
 	if err != nil {
 		addReadError(&resp.Diagnostics, err, topicsOffsetsErrorAttrs)

@@ -51,6 +51,8 @@ type Call struct {
 	res  kmsg.Response
 	err  error
 	done chan struct{}
+
+	watched *callWatch // who to tell how the call ends (observe.go); nil when its context carries no Observer
 }
 
 // ErrClosed: the pool closed the connection while the request waited (Pool.Close, the Client's
@@ -92,10 +94,12 @@ func (c *Conn) Send(ctx context.Context, req kmsg.Request) (*Call, error) {
 			Since: oldestSupported}
 	}
 	req.SetVersion(v)
+	o := ObserverOf(ctx) // looked up before the write lock, which pipelined sends queue on
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	frame := c.format.AppendRequest(nil, req, c.corr+1)
 	cl := &Call{req: req, corr: c.corr + 1, done: make(chan struct{})}
+	cl.watch(o)
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
@@ -110,6 +114,7 @@ func (c *Conn) Send(ctx context.Context, req kmsg.Request) (*Call, error) {
 	if _, err := c.kc.Write(frame); err != nil {
 		c.fail(err)
 		<-cl.done
+		cl.report(c.address, nil, cl.err)
 		return nil, cl.err
 	}
 	return cl, nil
@@ -118,8 +123,14 @@ func (c *Conn) Send(ctx context.Context, req kmsg.Request) (*Call, error) {
 // Wait returns the answer to cl, or gives up when ctx ends. A request whose read ran out of
 // time without an answer means a broker that stopped answering (paused, overloaded,
 // partitioned): the connection is dropped, so that the next read dials again instead of
-// queueing behind it.
+// queueing behind it. Every request sent passes here (or fails in Send): where it is observed.
 func (c *Conn) Wait(ctx context.Context, cl *Call) (kmsg.Response, error) {
+	res, err := c.wait(ctx, cl)
+	cl.report(c.address, res, err)
+	return res, err
+}
+
+func (c *Conn) wait(ctx context.Context, cl *Call) (kmsg.Response, error) {
 	select {
 	case <-cl.done:
 		return cl.res, cl.err

@@ -23,5 +23,8 @@
 //   - dial_log.go, dial_problems.go: DialLog, how far the latest connection to each address
 //     got and which addresses answered like Kafka (first contact or not), and that in words;
 //     IsTimeout and IsConnectionLoss, what the retry policy asks of an error;
-//   - not_kafka.go, tls_errors.go, sasl_errors.go, unsupported.go: the errors.
+//   - not_kafka.go, tls_errors.go, sasl_errors.go, unsupported.go: the errors;
+//   - observe.go: the Observer a read's context may carry, told of each dial (Pool.Get) and of
+//     each request as it ends (Conn.Wait, or Send when the write fails): every request passes
+//     there, so the provider's logs of a read miss none.
 package broker

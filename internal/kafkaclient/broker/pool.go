@@ -63,7 +63,7 @@ func (b *Pool) Get(ctx context.Context, address string) (*Conn, error) {
 	b.dialing[address] = d
 	b.mu.Unlock()
 
-	conn, err := b.connect(ctx, address)
+	conn, err := b.connectObserved(ctx, address)
 	conn, old, err := b.keep(address, conn, err)
 	if old != nil {
 		defer old.close(ErrClosed) // failed already; its reader is ending

@@ -6,7 +6,8 @@
 // first answer, ApiVersions); records.go: the reading of Fetch's record batches (NextRecordAt, the
 // record a consumer would be given next at an offset and its timestamp); records_compressed.go:
 // what compressed records may claim before kafka-go's codecs allocate it; assignment.go: a classic
-// consumer's member assignment; errorcodes.go: Kafka's names for error codes. It knows no
+// consumer's member assignment; errorcodes.go: Kafka's names for error codes; answer_codes.go:
+// the error codes an answer holds, for the logs. It knows no
 // connection and no address: a check says what is wrong with bytes, and the caller says who sent
 // them.
 package wire
