@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -90,6 +91,11 @@ func TestAccRecipeBroker_retireTopicGroups(t *testing.T) {
 }
 
 func TestRecipeMocked_readBeforeCutOver(t *testing.T) {
+	if filepath.Base(terraformBinary()) == "tofu" {
+		// Its overrides name each partition's instance (at_cut_over["0"]), which OpenTofu refuses:
+		// "Resource instance address with keys is not allowed" (the testing guide says so).
+		t.Skip("OpenTofu's override_data takes no instance key, which this recipe's mocks need")
+	}
 	out := terraformTest(t, "read-before-cut-over", nil, "tests/mocked.tftest.hcl")
 	if !strings.Contains(out, "6 passed, 0 failed") {
 		t.Fatalf("want 6 runs passed:\n%s", out)
@@ -121,7 +127,7 @@ func TestAccRecipeBroker_readBeforeCutOver(t *testing.T) {
 	// The group, the topic in committed_offsets' keys, and the topic where it is an argument (not
 	// the data sources' labels, also "orders").
 	r := strings.NewReplacer(`"orders-service"`, `"`+group+`"`, `"orders/`, `"`+topic+"/", `= "orders"`, `= "`+topic+`"`,
-		`["orders"]`, `["`+topic+`"]`)
+		`["orders"]`, `["`+topic+`"]`, "CUT_OVER_TIME_PLUS_7M", cut.Add(7*time.Minute).UTC().Format(time.RFC3339))
 	cutOver := "cut_over_time=" + cut.UTC().Format(time.RFC3339)
 	out := terraformTest(t, "read-before-cut-over", r, "tests/broker.tftest.hcl", cutOver)
 	if !strings.Contains(out, "2 passed, 0 failed") {

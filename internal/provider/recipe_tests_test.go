@@ -47,7 +47,7 @@ func terraformTest(t *testing.T, recipe string, r *strings.Replacer, file string
 	if err != nil {
 		t.Fatalf("build the provider: %v", err)
 	}
-	dir := copyRecipe(t, recipe, r)
+	dir := copyRecipe(t, recipe, r, file)
 	cli := filepath.Join(t.TempDir(), "cli.tfrc")
 	rc := "provider_installation {\n  dev_overrides {\n    \"kafka-offsets/kafka\" = \"" + bin + "\"\n  }\n  direct {}\n}\n"
 	if err := os.WriteFile(cli, []byte(rc), 0o600); err != nil {
@@ -57,7 +57,7 @@ func terraformTest(t *testing.T, recipe string, r *strings.Replacer, file string
 	for _, v := range vars {
 		args = append(args, "-var", v)
 	}
-	cmd := exec.Command("terraform", args...)
+	cmd := exec.Command(terraformBinary(), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cli, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
 	out, err := cmd.CombinedOutput()
@@ -67,13 +67,14 @@ func terraformTest(t *testing.T, recipe string, r *strings.Replacer, file string
 	return string(out)
 }
 
-// copyRecipe copies examples/gating/<recipe>'s .tf files and its tests directory into a
-// temporary directory, each file rewritten by r.
-func copyRecipe(t *testing.T, recipe string, r *strings.Replacer) string {
+// copyRecipe copies examples/gating/<recipe>'s .tf files and the test file named (OpenTofu
+// validates every test file, whatever -filter says) into a temporary directory, each file
+// rewritten by r.
+func copyRecipe(t *testing.T, recipe string, r *strings.Replacer, testFile string) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "examples", "gating", recipe)
 	dst := t.TempDir()
-	for _, pattern := range []string{"*.tf", filepath.Join("tests", "*.tftest.hcl")} {
+	for _, pattern := range []string{"*.tf", testFile} {
 		files, err := filepath.Glob(filepath.Join(src, pattern))
 		if err != nil {
 			t.Fatal(err)
@@ -98,23 +99,39 @@ func copyRecipe(t *testing.T, recipe string, r *strings.Replacer) string {
 	return dst
 }
 
-// requireTerraformTest skips t where the terraform on PATH cannot run mocked tests (before 1.7;
-// OpenTofu says it is 1.6 and has its own).
+// terraformBinary is the Terraform the acceptance tests run (TF_ACC_TERRAFORM_PATH, which
+// tools/terraform-versions.sh sets for each version it tests), else the terraform on PATH.
+func terraformBinary() string {
+	if bin := os.Getenv("TF_ACC_TERRAFORM_PATH"); bin != "" {
+		return bin
+	}
+	return "terraform"
+}
+
+// requireTerraformTest skips t where the binary cannot run mocked tests: mock_provider and
+// override_data came with Terraform 1.7 and OpenTofu 1.8.
 func requireTerraformTest(t *testing.T) {
 	t.Helper()
-	out, err := exec.Command("terraform", "version", "-json").Output()
+	bin := terraformBinary()
+	cmd := exec.Command(bin, "version", "-json")
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE=/dev/null") // OpenTofu warns on stdout of a missing one
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("terraform version: %v", err)
+		t.Fatalf("%s version: %v", bin, err)
 	}
 	var v struct {
 		Version string `json:"terraform_version"`
 	}
 	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("terraform version -json: %v", err)
+		t.Fatalf("%s version -json: %v", bin, err)
+	}
+	name, least := "Terraform", 7
+	if filepath.Base(bin) == "tofu" {
+		name, least = "OpenTofu", 8
 	}
 	var major, minor int
-	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil || major < 1 || (major == 1 && minor < 7) {
-		t.Skipf("terraform %s has no mock_provider (Terraform 1.7+): the recipes' terraform test files need it", v.Version)
+	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil || major < 1 || (major == 1 && minor < least) {
+		t.Skipf("%s %s has no mock_provider (%s 1.%d+): the recipes' terraform test files need it", name, v.Version, name, least)
 	}
 }
 
