@@ -35,32 +35,47 @@ const maxHiddenNamed = 10
 // topic), cannot vouch that it saw them all; "" where it can. It fails only where a broker could
 // not be asked (a connection, retried by the read).
 func (cv *clusterView) unseenTopics(ctx context.Context, md *clusterMetadata) (string, error) {
-	held, unknown, err := cv.heldTopics(ctx, md.brokers)
-	if err != nil {
+	hidden, unknown, err := cv.hiddenTopics(ctx, md, func(topic string) bool { return !slices.Contains(internalTopics, topic) })
+	switch {
+	case err != nil:
 		return "", err
-	}
-	if unknown != "" {
+	case unknown != "":
 		return "topics not seen: cannot tell whether the provider's principal may DESCRIBE every topic (" + unknown +
 			"), and Kafka leaves the topics it may not out of the read: set topics to the topics the group " +
 			"reads, or grant the principal DESCRIBE on the cluster", nil
-	}
-	var candidates []string
-	for _, topic := range held {
-		if md.find(topic) == nil && !slices.Contains(internalTopics, topic) {
-			candidates = append(candidates, topic)
-		}
-	}
-	hidden, err := cv.hiddenOf(ctx, candidates)
-	if err != nil || len(hidden) == 0 {
-		return "", err
-	}
-	named := strings.Join(hidden[:min(len(hidden), maxHiddenNamed)], ", ")
-	if len(hidden) > maxHiddenNamed {
-		named += fmt.Sprintf(" and %d more", len(hidden)-maxHiddenNamed)
+	case len(hidden) == 0:
+		return "", nil
 	}
 	return fmt.Sprintf("topics not seen: the provider's principal may not DESCRIBE %d topic%s of the cluster (%s), "+
 		"which Kafka leaves out of the read, so the group may read them unseen: set topics to the topics the "+
-		"group reads, or grant the principal DESCRIBE on those topics", len(hidden), plural(len(hidden)), named), nil
+		"group reads, or grant the principal DESCRIBE on those topics", len(hidden), plural(len(hidden)), namedTopics(hidden)), nil
+}
+
+// hiddenTopics is every topic the brokers hold that keep selects and md (Metadata for every topic)
+// left out because the principal may not DESCRIBE it, sorted; or, in unknown, why the brokers
+// could not say which topics they hold.
+func (cv *clusterView) hiddenTopics(ctx context.Context, md *clusterMetadata, keep func(string) bool) (hidden []string, unknown string, err error) {
+	held, unknown, err := cv.heldTopics(ctx, md.brokers)
+	if err != nil || unknown != "" {
+		return nil, unknown, err
+	}
+	var candidates []string
+	for _, topic := range held {
+		if md.find(topic) == nil && keep(topic) {
+			candidates = append(candidates, topic)
+		}
+	}
+	hidden, err = cv.hiddenOf(ctx, candidates)
+	return hidden, "", err
+}
+
+// namedTopics names at most maxHiddenNamed of topics, counting the rest.
+func namedTopics(topics []string) string {
+	named := strings.Join(topics[:min(len(topics), maxHiddenNamed)], ", ")
+	if len(topics) > maxHiddenNamed {
+		named += fmt.Sprintf(" and %d more", len(topics)-maxHiddenNamed)
+	}
+	return named
 }
 
 // hiddenOf is those of topics that Metadata asked by name answers TOPIC_AUTHORIZATION_FAILED for,

@@ -2,8 +2,10 @@ package kafkaclient
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -149,4 +151,45 @@ func withoutKey(key kmsg.Key) *kversion.Versions {
 	v := kversion.V4_0_0()
 	v.SetMaxKeyVersion(int16(key), -1)
 	return v
+}
+
+// kafka_topics_offsets (issue 38, found by a fresh user): Kafka leaves a topic the principal may
+// not DESCRIBE out of Metadata, and a read by pattern would show the selection without it. A
+// hidden topic the pattern matches fails the read, naming it; one it does not match, or an
+// internal topic, does not; where the brokers cannot say which topics they hold, the read says
+// why beside its answer.
+func TestTopicsOffsetsHiddenTopics(t *testing.T) {
+	c := newCluster(t, kfake.NumBrokers(2), kfake.SeedTopics(1, "legacy.a"))
+	produce(t, c, "legacy.a", 0, 3)
+	holdTopics(c, []string{"legacy.a", "legacy.b", "other", "__consumer_offsets"}, "legacy.b", "other", "__consumer_offsets")
+	cl := newClient(t, c, 5*time.Second)
+	re := func(p string) *regexp.Regexp {
+		r, err := WholeMatch(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+
+	_, _, err := cl.TopicsOffsets(context.Background(), TopicsOffsetsRequest{Name: re(`legacy\..*`)})
+	var hidden *TopicsHiddenError
+	if !errors.As(err, &hidden) || !slices.Equal(hidden.Topics, []string{"legacy.b"}) {
+		t.Fatalf("got %v, want a TopicsHiddenError naming legacy.b alone", err)
+	}
+	got, unseen, err := cl.TopicsOffsets(context.Background(), TopicsOffsetsRequest{Name: re(`legacy\.a`)})
+	if err != nil || unseen != "" || len(got) != 1 || got[0].Partitions[0].Latest != 3 {
+		t.Fatalf("legacy.a alone: got %+v, %q, %v; want its offsets, nothing hidden", got, unseen, err)
+	}
+
+	refused := newCluster(t, kfake.SeedTopics(1, "legacy.a"))
+	refused.ControlKey(int16(kmsg.DescribeLogDirs), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		refused.KeepControl()
+		res := kmsg.NewPtrDescribeLogDirsResponse()
+		res.Version, res.ErrorCode = r.GetVersion(), 31 // CLUSTER_AUTHORIZATION_FAILED
+		return res, nil, true
+	})
+	got, unseen, err = newClient(t, refused, 5*time.Second).TopicsOffsets(context.Background(), TopicsOffsetsRequest{Name: re(`legacy\..*`)})
+	if err != nil || len(got) != 1 || !strings.Contains(unseen, "CLUSTER_AUTHORIZATION_FAILED") {
+		t.Fatalf("DescribeLogDirs refused: got %d topics, unseen %q, %v; want the topic and why the read cannot tell", len(got), unseen, err)
+	}
 }

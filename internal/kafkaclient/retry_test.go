@@ -381,7 +381,7 @@ func TestUnresolvableAdvertisedHostFailsAtOnce(t *testing.T) {
 		},
 		{
 			name: "every topic's offsets",
-			read: func(cl *Client) error { _, err := cl.TopicsOffsets(ctx, TopicsOffsetsRequest{}); return err },
+			read: func(cl *Client) error { _, _, err := cl.TopicsOffsets(ctx, TopicsOffsetsRequest{}); return err },
 			op:   `ListOffsets (earliest) for topic "t" partition 0`, maxDials: 2,
 		},
 		{

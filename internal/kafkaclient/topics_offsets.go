@@ -1,6 +1,7 @@
 package kafkaclient
 
 import (
+	"fmt"
 	"context"
 	"regexp"
 	"slices"
@@ -60,16 +61,39 @@ func latest[T any](items []T, ts func(T) *int64) *int64 {
 // every topic the principal may DESCRIBE; never an auto-creation) and, for each of the earliest
 // and the latest offset, one ListOffsets request per partition leader carrying that leader's
 // partitions of every selected topic: the requests grow with the brokers, not with the topics.
-func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) ([]TopicOffsets, error) {
+//
+// Kafka leaves the topics the principal may not DESCRIBE out of Metadata, silently: the read also
+// asks each broker which topics it holds (DescribeLogDirs, coverage.go) and fails with a
+// *TopicsHiddenError where one the request selects is hidden, rather than answer without it.
+// unseen says why the brokers could not tell (no DESCRIBE on the cluster); "" where they could.
+func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) (topics []TopicOffsets, unseen string, err error) {
 	return c.offsets.topics(ctx, req)
 }
 
+// TopicsHiddenError: topics the request selects exist, and the principal may not DESCRIBE them.
+type TopicsHiddenError struct {
+	Topics []string // sorted
+}
+
+func (e *TopicsHiddenError) Error() string {
+	return fmt.Sprintf("the provider's principal may not DESCRIBE %d topic%s that the selection matches (%s), which Kafka "+
+		"leaves out of the read", len(e.Topics), plural(len(e.Topics)), namedTopics(e.Topics))
+}
+
+// selects: req selects a topic of this name (a topic Metadata did not describe: internal by name).
+func (req TopicsOffsetsRequest) selects(name string) bool {
+	return (req.IncludeInternal || !slices.Contains(internalTopics, name)) && (req.Name == nil || req.Name.MatchString(name))
+}
+
 // topics is TopicsOffsets: one Metadata request for every topic, then the selected topics' offsets.
-func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([]TopicOffsets, error) {
+func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([]TopicOffsets, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, ofs.cluster.cfg.Timeout)
 	defer cancel()
 
-	var out []TopicOffsets
+	var (
+		out    []TopicOffsets
+		unseen string
+	)
 	err := ofs.cluster.withRetries(ctx, func(time.Time, time.Time) error {
 		md, err := ofs.cluster.allMetadata(ctx)
 		if err != nil {
@@ -83,13 +107,21 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		if err != nil {
 			return err
 		}
+		hidden, unknown, err := ofs.cluster.hiddenTopics(ctx, md, req.selects) // coverage.go
+		switch {
+		case err != nil:
+			return err
+		case len(hidden) > 0:
+			return &TopicsHiddenError{Topics: hidden}
+		}
+		unseen = unknown
 		out = selected
 		for i := range out {
 			out[i].Partitions = offsets[out[i].Name]
 		}
 		return nil
 	})
-	return out, err
+	return out, unseen, err
 }
 
 // selectTopics picks the topics of md that req selects, sorted by name, and the leader of each of

@@ -23,6 +23,7 @@ type readErrorAttrs struct {
 func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 	var (
 		topicNotFound *kafkaclient.TopicNotFoundError
+		topicsHidden  *kafkaclient.TopicsHiddenError
 		outOfRange    *kafkaclient.PartitionOutOfRangeError
 		unreachable   *kafkaclient.UnreachableError
 		unresolvable  *kafkaclient.UnresolvableBrokerError
@@ -43,6 +44,11 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 	case errors.As(err, &groupMissing):
 		addErrorAt(diags, attrs.group, "Consumer group not found", err.Error()+
 			". Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")
+	case errors.As(err, &topicsHidden):
+		addErrorAt(diags, attrs.topic, "Topics hidden from the provider's principal", err.Error()+
+			": the read would show the selection without them, as if they held nothing. Grant the principal "+
+			"DESCRIBE on those topics (kafka-acls.sh --add --allow-principal User:NAME --operation Describe "+
+			"--topic NAME), or narrow name_regex.")
 	case errors.As(err, &topicNotFound):
 		addErrorAt(diags, attrs.topic, "Topic not found",
 			err.Error()+". Check the name (topic names are case-sensitive) and that bootstrap_servers points "+

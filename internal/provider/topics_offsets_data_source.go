@@ -118,10 +118,17 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 	}
 	ctx, rl := startReadLog(ctx, d.data) // read_log.go: the read's requests, at DEBUG and TRACE
 	defer rl.end(&resp.Diagnostics)
-	res, err := d.data.client.TopicsOffsets(ctx, q)
+	res, unseen, err := d.data.client.TopicsOffsets(ctx, q)
 	if err != nil {
 		addReadError(&resp.Diagnostics, err, topicsOffsetsErrorAttrs)
 		return
+	}
+	if unseen != "" {
+		resp.Diagnostics.AddAttributeWarning(path.Root("name_regex"), "Cannot tell whether topics are hidden",
+			"Cannot tell whether the provider's principal may DESCRIBE every topic name_regex matches ("+unseen+
+				"), and Kafka leaves the topics it may not out of the read: topics, message_counts and "+
+				"topics_with_records may miss some. Grant the principal DESCRIBE on the cluster, so that the read "+
+				"can ask each broker which topics it holds (DescribeLogDirs).")
 	}
 	topics := make([]topicsOffsetsTopic, len(res))
 	for i, t := range res {

@@ -205,3 +205,41 @@ data "kafka_topics_offsets" "both" {
 		},
 	})
 }
+
+// A principal that may DESCRIBE one of two topics a pattern matches (issue 38, a fresh user's
+// finding): Kafka leaves the other out of Metadata, and the read would show the selection without
+// it, as if it held nothing. With DESCRIBE on the cluster, the read asks each broker which topics
+// it holds and fails, naming the hidden one; a pattern that matches the visible topic alone reads
+// it. kadm, as a superuser, says the hidden topic holds records.
+func TestAccTopicsOffsets_hiddenTopic(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	auth := acctest.Auth(t)
+	prefix := acctest.TopicName(t, "")
+	allowed := k.CreateTopic(prefix+".allowed", 1, nil)
+	denied := k.CreateTopic(prefix+".denied", 1, nil)
+	k.Produce(denied, 0, 4)
+	if _, latest := k.Offsets(denied, 0); latest != 4 {
+		t.Fatalf("oracle: %s/0 holds %d records; the test arranged 4", denied, latest)
+	}
+	user, password := k.LimitedUser(nil, []string{allowed})
+	k.AllowClusterDescribe(user, password)
+	config := func(pattern string) string {
+		return limitedProvider(auth, user, password) + fmt.Sprintf("data \"kafka_topics_offsets\" \"test\" {\n  name_regex = %q\n}\n", pattern)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config(regexp.QuoteMeta(prefix) + `\..*`),
+				ExpectError: errorLike("Topics hidden from the provider's principal", "may not DESCRIBE 1 topic",
+					"("+denied+")", "Grant the principal DESCRIBE on those topics"),
+			},
+			{
+				Config: config(regexp.QuoteMeta(allowed)),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.kafka_topics_offsets.test",
+					tfjsonpath.New("message_counts"), knownvalue.MapExact(map[string]knownvalue.Check{allowed: knownvalue.Int64Exact(0)}))},
+			},
+		},
+	})
+}
