@@ -1,8 +1,8 @@
 package kafkaclient
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
