@@ -103,14 +103,24 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		if err != nil {
 			return err
 		}
+		// Which topics are hidden (coverage.go) is asked beside the offsets, not after them.
+		var (
+			hidden       []string
+			unknown      string
+			hiddenErr    error
+			askedLogDirs = make(chan struct{})
+		)
+		go func() {
+			defer close(askedLogDirs)
+			hidden, unknown, hiddenErr = ofs.cluster.hiddenTopics(ctx, md, req.selects)
+		}()
 		offsets, err := ofs.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation, LastWrite: req.LastWrite}, leaders)
-		if err != nil {
-			return err
-		}
-		hidden, unknown, err := ofs.cluster.hiddenTopics(ctx, md, req.selects) // coverage.go
+		<-askedLogDirs
 		switch {
 		case err != nil:
 			return err
+		case hiddenErr != nil:
+			return hiddenErr
 		case len(hidden) > 0:
 			return &TopicsHiddenError{Topics: hidden}
 		}
