@@ -155,8 +155,8 @@ func TestConsumerGroupsSubscribedShareGroup(t *testing.T) {
 	}
 	want := []GroupSummary{{GroupID: "queue", State: "Stable", ProtocolType: "share", Type: "share", Topics: []string{"a"},
 		Subscribed: true, Verdict: Verdict{NotCaughtUp: []string{ // no total lag: records wait where no lag measures them
-			"a/0: no commit, and offsets 0 to 3 wait (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them",
-			"a/2: no commit, and offset 0 waits (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them",
+			"a/0: no start offset, and offsets 0 to 3 wait (the share group has delivered nothing from this partition yet): with share.auto.offset.reset=latest, its default, the group would skip them",
+			"a/2: no start offset, and offset 0 waits (the share group has delivered nothing from this partition yet): with share.auto.offset.reset=latest, its default, the group would skip them",
 		}}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("ConsumerGroups (-want +got):\n%s", diff)

@@ -149,7 +149,7 @@ func TestIdleShareGroupIsAReader(t *testing.T) {
 	want := "t/0 committed=10 earliest=0 latest=10 lag=0 outOfRange=false logEnd=10; " +
 		"u/0 committed=null earliest=0 latest=3 lag=null outOfRange=false logEnd=3; "
 	if describe(got.Partitions) != want || got.CaughtUp || len(got.NotCaughtUp) != 1 ||
-		!strings.HasPrefix(got.NotCaughtUp[0], "u/0: no commit, and offsets 0 to 2 wait") {
+		!strings.HasPrefix(got.NotCaughtUp[0], "u/0: no start offset, and offsets 0 to 2 wait") {
 		t.Fatalf("got %s %+v\nwant %s, not caught up on u/0", describe(got.Partitions), got.Verdict, want)
 	}
 }

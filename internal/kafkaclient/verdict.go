@@ -62,6 +62,10 @@ func (p GroupPartitionOffsets) NotCaughtUp() string {
 	case p.Committed == nil && p.Assigned:
 		return where + fmt.Sprintf("no commit while a member reads it, so the lag is unknown (%d offsets in "+
 			"the log; the member started where its auto.offset.reset points)", p.LogEnd-p.Earliest)
+	case p.Committed == nil && p.Share:
+		return where + fmt.Sprintf("no start offset, and %s (the share group has delivered nothing from this "+
+			"partition yet): with share.auto.offset.reset=latest, its default, the group would skip them",
+			waiting(p.Earliest, p.LogEnd))
 	case p.Committed == nil:
 		return where + fmt.Sprintf("no commit, and %s (a partition added since the group committed, or one it "+
 			"never read): a consumer with auto.offset.reset=latest would skip them", waiting(p.Earliest, p.LogEnd))

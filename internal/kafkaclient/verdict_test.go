@@ -28,6 +28,9 @@ func TestCaughtUp(t *testing.T) {
 		return groupPartition("t", PartitionOffsets{Earliest: earliest, Latest: latest, HighWatermark: latest},
 			position{committed: &start, share: true, shareLag: &lag})
 	}
+	shareSubscribed := func(earliest, latest int64) GroupPartitionOffsets {
+		return groupPartition("t", PartitionOffsets{Earliest: earliest, Latest: latest, HighWatermark: latest}, position{share: true})
+	}
 	const none = -1
 	for _, tc := range []struct {
 		name     string
@@ -63,6 +66,8 @@ func TestCaughtUp(t *testing.T) {
 		{"share group, every record acknowledged, start behind the log start", share(2, 0, 4, 10), "", false},
 		{"share group, records to acknowledge", share(8, 12, 0, 20), "t/0: lag 12 (committed_offset 8, latest_offset 20)", true},
 		{"share group, acknowledged out of order past its start", share(8, 0, 0, 20), "", false},
+		{"share group, subscribed without a start offset, records wait", shareSubscribed(0, 5),
+			"t/0: no start offset, and offsets 0 to 4 wait (the share group has delivered nothing from this partition yet): with share.auto.offset.reset=latest, its default, the group would skip them", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.p.NotCaughtUp(); got != tc.want {

@@ -136,8 +136,8 @@ func TestAccConsumerGroups_idleShareGroupIsAReader(t *testing.T) {
 	}
 	oracle()
 
-	notCaughtUp := []knownvalue.Check{knownvalue.StringExact(topic + "/0: no commit, and offsets 0 to 4 wait (a partition " +
-		"added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them")}
+	notCaughtUp := []knownvalue.Check{knownvalue.StringExact(topic + "/0: no start offset, and offsets 0 to 4 wait (the share " +
+		"group has delivered nothing from this partition yet): with share.auto.offset.reset=latest, its default, the group would skip them")}
 	const addr = "data.kafka_consumer_group_offsets.test"
 	offsetsChecks := []statecheck.StateCheck{
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("Empty")),
