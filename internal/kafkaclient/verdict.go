@@ -116,6 +116,19 @@ func (p GroupPartitionOffsets) LagUnknown() bool {
 	return p.Assigned && p.Committed == nil && p.Earliest < p.LogEnd
 }
 
+// behind is what p adds to the total lag: its positive lag, or, held behind an open transaction,
+// the offsets from its commit to the high watermark (as kafka-consumer-groups.sh counts them), so
+// that a total of 0 never stands beside records that wait.
+func (p GroupPartitionOffsets) behind() int64 {
+	switch {
+	case p.Held():
+		return p.LogEnd - *p.Committed
+	case p.Lag != nil && *p.Lag > 0:
+		return *p.Lag
+	}
+	return 0
+}
+
 // Verdict is a group's verdict over the partitions read, the one every data source shows.
 type Verdict struct {
 	// CaughtUp: at least one partition was read, none is NotCaughtUp, and the read saw every
@@ -125,8 +138,8 @@ type Verdict struct {
 	NotCaughtUp []string
 	// Uncommitted counts the partitions whose lag is unknown (LagUnknown).
 	Uncommitted int
-	// TotalLag sums the positive lags: a negative lag (a commit past the log end) must not cancel
-	// another partition's real lag. nil where the group lags by an amount nobody knows
+	// TotalLag sums the positive lags and the records held behind open transactions (behind): a
+	// negative lag (a commit past the log end) must not cancel another partition's real lag. nil where the group lags by an amount nobody knows
 	// (Uncommitted > 0), where a partition has not caught up by an amount no lag measures (no
 	// commit where records wait, a commit outside the log: a sum without it would read 0 while
 	// records wait), or the read did not see every topic (Unseen).
@@ -161,14 +174,12 @@ func Judge(group string, partitions []GroupPartitionOffsets, unseen string, time
 		if p.LagUnknown() {
 			v.Uncommitted++
 		}
-		if p.Lag == nil || *p.Lag <= 0 {
-			continue
-		}
-		if *p.Lag > math.MaxInt64-total {
+		behind := p.behind()
+		if behind > math.MaxInt64-total {
 			return Verdict{}, fmt.Errorf("the total lag of group %q does not fit in a 64-bit integer: the broker "+
 				"answered offsets near 2^63, which no real partition reaches", group)
 		}
-		total += *p.Lag
+		total += behind
 	}
 	v.CaughtUp = len(v.NotCaughtUp) == 0
 	if v.Uncommitted > 0 || unmeasured || unseen != "" {

@@ -108,3 +108,17 @@ func TestUnseenTopicsAreNotCaughtUp(t *testing.T) {
 		t.Fatalf("with every topic seen: %+v, want caught up, total 0, time lag 0", v)
 	}
 }
+
+// total_lag == 0 never stands beside records that wait: under read_committed a commit at the last
+// stable offset has lag 0, and the records held behind the open transaction count from the commit
+// to the high watermark (as kafka-consumer-groups.sh counts them); a lag counts as it is.
+func TestTotalLagCountsHeldRecords(t *testing.T) {
+	at := func(committed, stable, highWatermark int64) GroupPartitionOffsets {
+		return groupPartition("t", PartitionOffsets{Latest: stable, HighWatermark: highWatermark}, position{committed: &committed})
+	}
+	held, behind := at(6, 6, 19), at(4, 6, 6)
+	v, err := Judge("g", []GroupPartitionOffsets{held, behind}, "", false)
+	if err != nil || v.CaughtUp || v.TotalLag == nil || *v.TotalLag != 13+2 {
+		t.Fatalf("got %+v, %v; want not caught up, total lag 15 (13 held + lag 2)", v, err)
+	}
+}

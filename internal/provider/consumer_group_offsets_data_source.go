@@ -160,11 +160,12 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
-				MarkdownDescription: "The sum of the positive `lag`s, in offsets. `null` wherever no lag measures " +
-					"how far behind the group is, so that `total_lag == 0` is false there: a partition without a commit " +
-					"where records wait (`uncommitted_partitions` counts those a member reads), a commit outside the log, " +
-					"a `topics not seen` line. It leaves out records held behind an open transaction under " +
-					"`read_committed`: gate on `caught_up`, which counts them.",
+				MarkdownDescription: "The sum of the positive `lag`s, in offsets, and under `read_committed` of the " +
+					"records held behind an open transaction (from the commit to the high watermark, as " +
+					"kafka-consumer-groups.sh counts them), so that it is 0 only where nothing waits. `null` wherever no " +
+					"lag measures how far behind the group is, so that `total_lag == 0` is false there: a partition without " +
+					"a commit where records wait (`uncommitted_partitions` counts those a member reads), a commit outside " +
+					"the log, a `topics not seen` line.",
 			},
 			"caught_up":     schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 			"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: notCaughtUpDescription},

@@ -90,7 +90,8 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		MarkdownDescription: notCaughtUpDescription},
 	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum of `latest " +
 		"offset − committed offset` over the group's committed partitions of these topics, in " +
-		"offsets (transaction markers count), counting only positive lags: a commit past the log " +
+		"offsets (transaction markers count), counting only positive lags and, under `read_committed`, the " +
+		"records held behind an open transaction: a commit past the log " +
 		"end does not cancel a backlog elsewhere. For a share group, the sum of its " +
 		"share-partition lags as `kafka_consumer_group_offsets` reads them (the gating guide's " +
 		"\"What lag means for each kind of group\" gives the Kafka versions). `null` wherever no lag " +
