@@ -40,7 +40,7 @@ data "kafka_consumer_group_offsets" "orders_drained" {
 
 # Stands for the change that must wait for the drain (for example switching consumers to a new topic).
 resource "terraform_data" "cut_over" {
-  input = "orders-service reads orders-v2 (lag was ${data.kafka_consumer_group_offsets.orders_drained.total_lag})"
+  input = "orders-service reads orders-v2 (caught up: ${data.kafka_consumer_group_offsets.orders_drained.caught_up})" # never null, unlike total_lag
 
   lifecycle {
     precondition {

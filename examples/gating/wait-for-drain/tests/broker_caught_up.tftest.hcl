@@ -9,7 +9,7 @@ run "apply_with_the_trigger_cuts_over" {
     error_message = "orders-service has drained orders"
   }
   assert {
-    condition     = terraform_data.cut_over.output == "orders-service reads orders-v2 (lag was 0)"
+    condition     = terraform_data.cut_over.output == "orders-service reads orders-v2 (caught up: true)"
     error_message = "the cut-over should be applied"
   }
 }

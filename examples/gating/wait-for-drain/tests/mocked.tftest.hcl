@@ -22,7 +22,7 @@ run "drained_apply_cuts_over" {
     values = { caught_up = true, total_lag = 0, not_caught_up = [] }
   }
   assert {
-    condition     = terraform_data.cut_over.output == "orders-service reads orders-v2 (lag was 0)"
+    condition     = terraform_data.cut_over.output == "orders-service reads orders-v2 (caught up: true)"
     error_message = "the cut-over should be applied"
   }
 }
