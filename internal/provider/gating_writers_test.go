@@ -151,23 +151,7 @@ func TestAccGatingRecipe_transactionsHoldingReaders(t *testing.T) {
 	onBroker := rewrittenRecipe(t, "transactions-holding-readers",
 		strings.NewReplacer(`"orders(\\..*)?"`, fmt.Sprintf("%q", regexp.QuoteMeta(topic))))
 
-	c := acctest.Fake(t, kfake.SeedTopics(1, "orders"))
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("orders"),
-		kgo.TransactionalID("held-open"), kgo.TransactionTimeout(time.Minute))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	if err := cl.BeginTransaction(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.ProduceSync(context.Background(), &kgo.Record{Value: []byte("held")}).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
-	c.ControlKey(int16(kmsg.ListTransactions), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		return req.ResponseKind(), nil, true // no coordinator keeps the transaction open
-	})
+	c := hangingTransaction(t)
 	onFake := rewrittenRecipe(t, "transactions-holding-readers",
 		strings.NewReplacer(`provider "kafka" {}`, fmt.Sprintf("provider \"kafka\" {\n  bootstrap_servers = [%q]\n}", c.ListenAddrs()[0])))
 
@@ -184,6 +168,31 @@ func TestAccGatingRecipe_transactionsHoldingReaders(t *testing.T) {
 			checkResult{name: name, failed: true, says: "Transactions hold read_committed readers of orders back (1 offsets held): producer "},
 			checkResult{name: name, failed: true, says: ": orders/0: no transaction coordinator lists producer id"}),
 	}})
+}
+
+// hangingTransaction is a kfake cluster whose topic orders holds a transaction left open that no
+// coordinator lists (ListTransactions answers none): KIP-664's rule (a), as find-hanging applies
+// it, which Kafka 4 cannot be brought to (the leader adds the partition itself, KIP-890).
+func hangingTransaction(t *testing.T) *kfake.Cluster {
+	t.Helper()
+	c := acctest.Fake(t, kfake.SeedTopics(1, "orders"))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("orders"),
+		kgo.TransactionalID("held-open"), kgo.TransactionTimeout(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	if err := cl.BeginTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.ProduceSync(t.Context(), &kgo.Record{Value: []byte("held")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	c.ControlKey(int16(kmsg.ListTransactions), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		return req.ResponseKind(), nil, true // no coordinator keeps the transaction open
+	})
+	return c
 }
 
 // The gating guide shows the writer states TestAccGatingRecipe_retireDrainedTopicWriters runs,

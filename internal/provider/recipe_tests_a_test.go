@@ -2,7 +2,6 @@ package provider
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,14 +12,6 @@ import (
 // The recipes' own terraform test files (issue 38), run as a module author runs them: tests/
 // mocked.tftest.hcl without a broker, then tests/broker*.tftest.hcl against the broker state each
 // Go test arranges (checked first with kadm), the recipe's topic and group names made unique.
-
-// wantRuns fails t unless terraform test's summary says exactly n runs passed and none failed.
-func wantRuns(t *testing.T, out string, n int) {
-	t.Helper()
-	if want := "Success! " + strconv.Itoa(n) + " passed, 0 failed."; !strings.Contains(out, want) {
-		t.Fatalf("want %q:\n%s", want, out)
-	}
-}
 
 // recipeNames rewrites a recipe's names (main.tf and its test files) to names of t's own: each
 // pair is a recipe's name and the suffix appended to t's topic name, longer names first so that

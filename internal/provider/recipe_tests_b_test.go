@@ -9,18 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
 func TestRecipeMocked_retireDrainedTopic(t *testing.T) {
 	out := terraformTest(t, "retire-drained-topic", nil, "tests/mocked.tftest.hcl")
-	if !strings.Contains(out, "9 passed, 0 failed") {
-		t.Fatalf("want 9 runs passed:\n%s", out)
-	}
+	wantRuns(t, out, 9)
 }
 
 func TestAccRecipeBroker_retireDrainedTopic(t *testing.T) {
@@ -37,24 +33,18 @@ func TestAccRecipeBroker_retireDrainedTopic(t *testing.T) {
 		t.Fatalf("oracle: %s lags %d; the test arranged 0", reader, lag)
 	}
 	out := terraformTest(t, "retire-drained-topic", nil, "tests/broker.tftest.hcl", "topic="+topic)
-	if !strings.Contains(out, "2 passed, 0 failed") {
-		t.Fatalf("want 2 runs passed:\n%s", out)
-	}
+	wantRuns(t, out, 2)
 	k.DeleteTopic(topic)
 	if slices.Contains(k.Topics(), topic) {
 		t.Fatalf("oracle: %s is still listed after its deletion", topic)
 	}
 	out = terraformTest(t, "retire-drained-topic", nil, "tests/broker_deleted.tftest.hcl", "topic="+topic)
-	if !strings.Contains(out, "1 passed, 0 failed") {
-		t.Fatalf("want 1 run passed:\n%s", out)
-	}
+	wantRuns(t, out, 1)
 }
 
 func TestRecipeMocked_retireTopicGroups(t *testing.T) {
 	out := terraformTest(t, "retire-topic-groups", nil, "tests/mocked.tftest.hcl")
-	if !strings.Contains(out, "7 passed, 0 failed") {
-		t.Fatalf("want 7 runs passed:\n%s", out)
-	}
+	wantRuns(t, out, 7)
 }
 
 func TestAccRecipeBroker_retireTopicGroups(t *testing.T) {
@@ -77,17 +67,13 @@ func TestAccRecipeBroker_retireTopicGroups(t *testing.T) {
 	// Longer names first: the regular expression's escaped dot, then topic names, then groups.
 	r := strings.NewReplacer(`legacy\\.`, prefix+`\\.`, `"legacy.`, `"`+prefix+".", `"legacy-`, `"`+prefix+"-")
 	out := terraformTest(t, "retire-topic-groups", r, "tests/broker.tftest.hcl")
-	if !strings.Contains(out, "2 passed, 0 failed") {
-		t.Fatalf("want 2 runs passed:\n%s", out)
-	}
+	wantRuns(t, out, 2)
 	k.CommitOffsets(audit, map[string]map[int32]int64{b: {0: 1}})
 	if lb := k.GroupLag(audit, b); lb != 0 {
 		t.Fatalf("oracle: %s lags %d; the test committed at the log end", audit, lb)
 	}
 	out = terraformTest(t, "retire-topic-groups", r, "tests/broker_drained.tftest.hcl")
-	if !strings.Contains(out, "1 passed, 0 failed") {
-		t.Fatalf("want 1 run passed:\n%s", out)
-	}
+	wantRuns(t, out, 1)
 }
 
 func TestRecipeMocked_readBeforeCutOver(t *testing.T) {
@@ -97,9 +83,7 @@ func TestRecipeMocked_readBeforeCutOver(t *testing.T) {
 		t.Skip("OpenTofu's override_data takes no instance key, which this recipe's mocks need")
 	}
 	out := terraformTest(t, "read-before-cut-over", nil, "tests/mocked.tftest.hcl")
-	if !strings.Contains(out, "6 passed, 0 failed") {
-		t.Fatalf("want 6 runs passed:\n%s", out)
-	}
+	wantRuns(t, out, 6)
 }
 
 func TestAccRecipeBroker_readBeforeCutOver(t *testing.T) {
@@ -130,25 +114,19 @@ func TestAccRecipeBroker_readBeforeCutOver(t *testing.T) {
 		`["orders"]`, `["`+topic+`"]`, "CUT_OVER_TIME_PLUS_7M", cut.Add(7*time.Minute).UTC().Format(time.RFC3339))
 	cutOver := "cut_over_time=" + cut.UTC().Format(time.RFC3339)
 	out := terraformTest(t, "read-before-cut-over", r, "tests/broker.tftest.hcl", cutOver)
-	if !strings.Contains(out, "2 passed, 0 failed") {
-		t.Fatalf("want 2 runs passed:\n%s", out)
-	}
+	wantRuns(t, out, 2)
 	// A commit past the log end on 0, one short of it on 1.
 	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 5, 1: 0}})
 	if committed := k.GroupCommitted(group)[topic]; committed[0] != 5 || committed[1] != 0 {
 		t.Fatalf("oracle: %s committed %v; the test arranged 5 and 0", group, committed)
 	}
 	out = terraformTest(t, "read-before-cut-over", r, "tests/broker_behind.tftest.hcl", cutOver)
-	if !strings.Contains(out, "1 passed, 0 failed") {
-		t.Fatalf("want 1 run passed:\n%s", out)
-	}
+	wantRuns(t, out, 1)
 }
 
 func TestRecipeMocked_tenantPartition(t *testing.T) {
 	out := terraformTest(t, "tenant-partition", nil, "tests/mocked.tftest.hcl")
-	if !strings.Contains(out, "5 passed, 0 failed") {
-		t.Fatalf("want 5 runs passed:\n%s", out)
-	}
+	wantRuns(t, out, 5)
 }
 
 func TestAccRecipeBroker_tenantPartition(t *testing.T) {
@@ -180,24 +158,18 @@ func TestAccRecipeBroker_tenantPartition(t *testing.T) {
 	r := strings.NewReplacer(`"orders-service"`, `"`+group+`"`, `"orders/`, `"`+topic+"/", `= "orders"`, `= "`+topic+`"`,
 		`["orders"]`, `["`+topic+`"]`)
 	out := terraformTest(t, "tenant-partition", r, "tests/broker.tftest.hcl")
-	if !strings.Contains(out, "1 passed, 0 failed") {
-		t.Fatalf("want 1 run passed:\n%s", out)
-	}
+	wantRuns(t, out, 1)
 	k.CommitOffsets(group, map[string]map[int32]int64{topic: {2: 2}})
 	if lag := k.GroupLag(group, topic); lag != 0 {
 		t.Fatalf("oracle: %s lags %d where it committed; the test committed at the log end", group, lag)
 	}
 	out = terraformTest(t, "tenant-partition", r, "tests/broker_caught_up.tftest.hcl")
-	if !strings.Contains(out, "1 passed, 0 failed") {
-		t.Fatalf("want 1 run passed:\n%s", out)
-	}
+	wantRuns(t, out, 1)
 }
 
 func TestRecipeMocked_transactionsHoldingReaders(t *testing.T) {
 	out := terraformTest(t, "transactions-holding-readers", nil, "tests/mocked.tftest.hcl")
-	if !strings.Contains(out, "2 passed, 0 failed") {
-		t.Fatalf("want 2 runs passed:\n%s", out)
-	}
+	wantRuns(t, out, 2)
 }
 
 // On the broker, a young open transaction (its coordinator keeps it open) does not warn. A hanging
@@ -217,31 +189,11 @@ func TestAccRecipeBroker_transactionsHoldingReaders(t *testing.T) {
 	}
 	out := terraformTest(t, "transactions-holding-readers", strings.NewReplacer(`"orders(\\..*)?"`, fmt.Sprintf("%q", regexp.QuoteMeta(topic))),
 		"tests/broker.tftest.hcl")
-	if !strings.Contains(out, "1 passed, 0 failed") {
-		t.Fatalf("want 1 run passed:\n%s", out)
-	}
+	wantRuns(t, out, 1)
 
-	c := acctest.Fake(t, kfake.SeedTopics(1, "orders"))
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("orders"),
-		kgo.TransactionalID("held-open"), kgo.TransactionTimeout(time.Minute))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cl.Close)
-	if err := cl.BeginTransaction(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.ProduceSync(t.Context(), &kgo.Record{Value: []byte("held")}).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
-	c.ControlKey(int16(kmsg.ListTransactions), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		return req.ResponseKind(), nil, true // no coordinator keeps the transaction open
-	})
+	c := hangingTransaction(t) // gating_writers_test.go
 	// The module's provider block, not the mocked tests' mock_provider block.
 	onFake := strings.NewReplacer("\nprovider \"kafka\" {}", fmt.Sprintf("\nprovider \"kafka\" {\n  bootstrap_servers = [%q]\n}", c.ListenAddrs()[0]))
 	out = terraformTest(t, "transactions-holding-readers", onFake, "tests/broker_hanging.tftest.hcl")
-	if !strings.Contains(out, "1 passed, 0 failed") {
-		t.Fatalf("want 1 run passed:\n%s", out)
-	}
+	wantRuns(t, out, 1)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -65,6 +66,14 @@ func terraformTest(t *testing.T, recipe string, r *strings.Replacer, file string
 		t.Fatalf("terraform test %s in %s: %v\n%s", file, recipe, err, out)
 	}
 	return string(out)
+}
+
+// wantRuns fails t unless terraform test's summary says exactly n runs passed and none failed.
+func wantRuns(t *testing.T, out string, n int) {
+	t.Helper()
+	if want := "Success! " + strconv.Itoa(n) + " passed, 0 failed."; !strings.Contains(out, want) {
+		t.Fatalf("want %q:\n%s", want, out)
+	}
 }
 
 // copyRecipe copies examples/gating/<recipe>'s .tf files and the test file named (OpenTofu
@@ -138,8 +147,5 @@ func requireTerraformTest(t *testing.T) {
 // TestRecipeTestHarness: the harness runs a recipe's mocked tests (rollout-precondition's: it
 // blocks a lagging group, rolls out a caught-up one).
 func TestRecipeTestHarness(t *testing.T) {
-	out := terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl")
-	if !strings.Contains(out, "2 passed, 0 failed") {
-		t.Fatalf("want 2 runs passed:\n%s", out)
-	}
+	wantRuns(t, terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl"), 2)
 }
