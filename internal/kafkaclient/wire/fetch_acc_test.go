@@ -25,7 +25,7 @@ func TestAccFetchNextRecord(t *testing.T) {
 		configs   map[string]*string
 		logAppend bool
 	}{
-		{name: "CreateTime"},
+		{name: "CreateTime", configs: keepForever()},
 		{name: "LogAppendTime", configs: map[string]*string{"message.timestamp.type": &logAppend}, logAppend: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,7 +56,15 @@ func TestAccFetchNextRecord(t *testing.T) {
 // Transactions on the real broker: its markers and aborted-transaction lists.
 func TestAccFetchTransactions(t *testing.T) {
 	k := acctest.Connect(t)
-	checkTransactions(t, acctest.BootstrapServers(t)[0], k.CreateTopic(acctest.TopicName(t, ""), 1, nil))
+	checkTransactions(t, acctest.BootstrapServers(t)[0], k.CreateTopic(acctest.TopicName(t, ""), 1, keepForever()))
+}
+
+// keepForever is a topic's retention.ms=-1: the records are stamped at T0 (2025-12-01), past the
+// broker's default 7-day retention, whose check (every 5 minutes) deleted them mid-test now and
+// then (OFFSET_OUT_OF_RANGE from offset 0 on Kafka 3.3.2).
+func keepForever() map[string]*string {
+	never := "-1"
+	return map[string]*string{"retention.ms": &never}
 }
 
 // fetchAt fetches partitions 0..n-1 of topic from offset from, Fetch v11, from the test broker.
