@@ -142,7 +142,8 @@ type Verdict struct {
 	// negative lag (a commit past the log end) must not cancel another partition's real lag. nil where the group lags by an amount nobody knows
 	// (Uncommitted > 0), where a partition has not caught up by an amount no lag measures (no
 	// commit where records wait, a commit outside the log: a sum without it would read 0 while
-	// records wait), or the read did not see every topic (Unseen).
+	// records wait), where no partition was read (0 would vouch for nothing), or the read did not
+	// see every topic (Unseen).
 	TotalLag *int64
 	// MaxTimeLagMs is the largest time lag (MaxTimeLag), with timestamps read; nil where any is
 	// unknown, and where TotalLag is.
@@ -182,7 +183,7 @@ func Judge(group string, partitions []GroupPartitionOffsets, unseen string, time
 		total += behind
 	}
 	v.CaughtUp = len(v.NotCaughtUp) == 0
-	if v.Uncommitted > 0 || unmeasured || unseen != "" {
+	if v.Uncommitted > 0 || unmeasured || unseen != "" || len(partitions) == 0 { // no partition: no figure
 		return v, nil
 	}
 	v.TotalLag = &total

@@ -165,7 +165,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 					"kafka-consumer-groups.sh counts them), so that it is 0 only where nothing waits. `null` wherever no " +
 					"lag measures how far behind the group is, so that `total_lag == 0` is false there: a partition without " +
 					"a commit where records wait (`uncommitted_partitions` counts those a member reads), a commit outside " +
-					"the log, a `topics not seen` line.",
+					"the log, a `topics not seen` line, no partition read at all.",
 			},
 			"caught_up":     schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 			"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: notCaughtUpDescription},

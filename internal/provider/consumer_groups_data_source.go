@@ -96,7 +96,8 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 		"share-partition lags as `kafka_consumer_group_offsets` reads them (the gating guide's " +
 		"\"What lag means for each kind of group\" gives the Kafka versions). `null` wherever no lag " +
 		"measures how far behind the group is, so that `total_lag == 0` is false there: a partition " +
-		"without a commit where records wait, a commit outside the log, a `topics not seen` line."},
+		"without a commit where records wait, a commit outside the log, a `topics not seen` line, no " +
+		"partition read at all (a group without commits or members there)."},
 	"max_time_lag_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's time lag " +
 		"over every partition of `topics` (the group's): `null` too where `total_lag` is, " +
 		"and where a partition holds records but no commit of the group (a partition added since it " +
