@@ -186,9 +186,10 @@ func settleAll(req OffsetsRequest, out map[string][]PartitionOffsets) (map[strin
 // settle checks one partition's answers against each other. Read in order, earliest <= every
 // record offset < latest unless the broker contradicts itself (say, mid leader change): then ask
 // again rather than report it. The max-timestamp lookup ignores the log start offset, so a
-// record deleted by DeleteRecords can come back: it is no longer in the partition, so null. It
-// also scans local segments only (KAFKA-17552): where records lie in remote storage only, its
-// answer is dropped (MaxTimestampLocalOnly).
+// record deleted by DeleteRecords can come back: it is no longer in the partition, so its offset
+// is null, and so is its timestamp for MaxTimestamp; for LastWrite the timestamp stays, since the
+// deleted record was written then all the same. It also scans local segments only (KAFKA-17552):
+// where records lie in remote storage only, its answer is dropped (MaxTimestampLocalOnly).
 func settle(req OffsetsRequest, p *PartitionOffsets) error {
 	inconsistent := func(what string, v int64) error {
 		other := ""
@@ -217,14 +218,18 @@ func settle(req OffsetsRequest, p *PartitionOffsets) error {
 		p.MaxTimestampOffset, p.MaxTimestamp, p.MaxTimestampLocalOnly = nil, nil, true
 	}
 	if o := p.MaxTimestampOffset; o != nil {
-		switch {
-		case *o >= p.Latest && (!req.LastWrite || req.Isolation == ReadUncommitted): // read_committed: Latest is the LSO
+		if *o >= p.Latest && (!req.LastWrite || req.Isolation == ReadUncommitted) { // read_committed: Latest is the LSO
 			return inconsistent("max timestamp offset", *o)
-		case *o < p.Earliest:
-			p.MaxTimestampOffset, p.MaxTimestamp = nil, nil
-		case *p.MaxTimestamp < 0: // -1: a record without a timestamp (before message format v1)
-			p.MaxTimestamp = nil
 		}
+		if *o < p.Earliest { // deleted since
+			p.MaxTimestampOffset = nil
+			if !req.LastWrite {
+				p.MaxTimestamp = nil
+			}
+		}
+	}
+	if p.MaxTimestamp != nil && *p.MaxTimestamp < 0 { // -1: a record without a timestamp (before message format v1)
+		p.MaxTimestamp = nil
 	}
 	return nil
 }

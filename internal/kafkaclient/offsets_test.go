@@ -235,9 +235,9 @@ func TestUnreachable(t *testing.T) {
 // (errInconsistentOffsets); a max-timestamp record below earliest (deleted) or without a
 // timestamp becomes null.
 func TestSettle(t *testing.T) {
-	req := OffsetsRequest{Topic: "t"}
 	for _, tc := range []struct {
 		name    string
+		req     OffsetsRequest
 		in      PartitionOffsets
 		want    PartitionOffsets // when wantErr is false
 		wantErr bool
@@ -253,6 +253,18 @@ func TestSettle(t *testing.T) {
 			want: PartitionOffsets{Earliest: 2, Latest: 9},
 		},
 		{
+			name: "last write deleted: its time stays, as a write",
+			req:  OffsetsRequest{Topic: "t", LastWrite: true},
+			in:   PartitionOffsets{Earliest: 2, Latest: 9, MaxTimestampOffset: ptr(1), MaxTimestamp: ptr(1000)},
+			want: PartitionOffsets{Earliest: 2, Latest: 9, MaxTimestamp: ptr(1000)},
+		},
+		{
+			name: "last write deleted, without a timestamp",
+			req:  OffsetsRequest{Topic: "t", LastWrite: true},
+			in:   PartitionOffsets{Earliest: 2, Latest: 2, MaxTimestampOffset: ptr(1), MaxTimestamp: ptr(-1)},
+			want: PartitionOffsets{Earliest: 2, Latest: 2},
+		},
+		{
 			name: "max record without timestamp",
 			in:   PartitionOffsets{Earliest: 0, Latest: 9, MaxTimestampOffset: ptr(3), MaxTimestamp: ptr(-1)},
 			want: PartitionOffsets{Earliest: 0, Latest: 9, MaxTimestampOffset: ptr(3)},
@@ -264,6 +276,8 @@ func TestSettle(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.in
+			req := tc.req
+			req.Topic = "t"
 			err := settle(req, &p)
 			if tc.wantErr {
 				if !errors.Is(err, errInconsistentOffsets) {

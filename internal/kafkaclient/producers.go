@@ -41,6 +41,9 @@ type TopicProducers struct {
 	// Transactions are the transactions open on a partition of the topics, sorted by
 	// transactional id ("" first), producer id and epoch.
 	Transactions []OpenTransaction
+	// Unseen, for a selection by pattern, says why the brokers could not tell whether a topic it
+	// matches is hidden from the principal (coverage.go); "" where they could.
+	Unseen string
 }
 
 // TopicWriters is one topic's partitions and what they add up to.
@@ -54,10 +57,24 @@ type TopicWriters struct {
 	OpenTransactions, HangingTransactions int
 }
 
-// LastWrite is the largest record timestamp of the topic's partitions (ms); nil when none holds
-// a record.
+// LastWrite is the largest record timestamp of the topic's partitions (ms), by the rule of
+// LastWriteMs: nil where none holds a record, and where one that holds records has no known
+// timestamp.
 func (t TopicWriters) LastWrite() *int64 {
-	return latest(t.Partitions, func(p PartitionWriters) *int64 { return p.MaxTimestamp })
+	return lastWrite(t.Partitions, PartitionWriters.lastWrite)
+}
+
+// LastWrite is the last write of every partition of topics, by the rule of LastWriteMs.
+func LastWrite(topics []TopicWriters) *int64 {
+	var all []PartitionWriters
+	for _, t := range topics {
+		all = append(all, t.Partitions...)
+	}
+	return lastWrite(all, PartitionWriters.lastWrite)
+}
+
+func (p PartitionWriters) lastWrite() (holds bool, ts *int64) {
+	return p.HighWatermark > p.LogStartOffset, p.MaxTimestamp
 }
 
 // PartitionWriters is one partition's ends of the log and its producers.
@@ -67,8 +84,11 @@ type PartitionWriters struct {
 	// read_committed, read in one round: the records between them are held behind open
 	// transactions.
 	HighWatermark, LastStableOffset int64
-	// MaxTimestamp is the largest record timestamp (ListOffsets -3, read_uncommitted), in ms;
-	// nil when the partition holds no record.
+	// LogStartOffset is the first offset still in the log (ListOffsets -2).
+	LogStartOffset int64
+	// MaxTimestamp is the largest record timestamp (ListOffsets -3, read_uncommitted), in ms,
+	// that of a record deleted since included (OffsetsRequest.LastWrite); nil when the partition
+	// never held a record, or holds records without a timestamp.
 	MaxTimestamp *int64
 	Producers    []ActiveProducer // sorted by producer id, then epoch
 }
@@ -158,7 +178,7 @@ func (pr *producerReads) read(ctx context.Context, req TopicProducersRequest) (T
 	pr.cluster.cacheMetadata(ctx, req.Topics)
 	var out TopicProducers
 	err := pr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
-		leaders, err := pr.selectPartitions(ctx, req, notBefore, believe)
+		leaders, unseen, err := pr.selectPartitions(ctx, req, notBefore, believe)
 		if err != nil {
 			return err
 		}
@@ -171,41 +191,52 @@ func (pr *producerReads) read(ctx context.Context, req TopicProducersRequest) (T
 			return err
 		}
 		out = assembleWriters(partitions, txns)
+		out.Unseen = unseen
 		return nil
 	})
 	return out, err
 }
 
-// selectPartitions is the leader of every partition of the selected topics.
-func (pr *producerReads) selectPartitions(ctx context.Context, req TopicProducersRequest, notBefore, believe time.Time) (map[topicPartition]leader, error) {
-	out := map[topicPartition]leader{}
+// selectPartitions is the leader of every partition of the selected topics. A pattern's
+// selection fails with a *TopicsHiddenError where it matches a topic hidden from the principal,
+// as kafka_topics_offsets' does: a read without it would say nobody writes there; unseen says
+// why the brokers could not tell.
+func (pr *producerReads) selectPartitions(ctx context.Context, req TopicProducersRequest, notBefore, believe time.Time) (out map[topicPartition]leader, unseen string, err error) {
+	out = map[topicPartition]leader{}
 	if req.Name == nil {
 		for _, topic := range req.Topics {
 			ls, err := pr.cluster.leaders(ctx, topic, nil, notBefore, believe)
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
 			for p, l := range ls {
 				out[topicPartition{topic, p}] = l
 			}
 		}
-		return out, nil
+		return out, "", nil
 	}
 	md, err := pr.cluster.allMetadata(ctx)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	selected, leaders, err := selectTopics(md, TopicsOffsetsRequest{Name: req.Name})
+	byName := TopicsOffsetsRequest{Name: req.Name}
+	selected, leaders, err := selectTopics(md, byName)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if len(selected) == 0 { // the user's pattern, without WholeMatch's anchors
-		return nil, &NoTopicMatchError{Pattern: strings.TrimSuffix(strings.TrimPrefix(req.Name.String(), "^(?:"), ")$")}
+	hidden, unseen, err := pr.cluster.hiddenTopics(ctx, md, byName.selects) // coverage.go
+	switch {
+	case err != nil:
+		return nil, "", err
+	case len(hidden) > 0:
+		return nil, "", &TopicsHiddenError{Topics: hidden}
+	case len(selected) == 0: // the user's pattern, without WholeMatch's anchors
+		return nil, "", &NoTopicMatchError{Pattern: strings.TrimSuffix(strings.TrimPrefix(req.Name.String(), "^(?:"), ")$")}
 	}
 	for _, pl := range leaders {
 		out[pl.topicPartition] = pl.leader
 	}
-	return out, nil
+	return out, unseen, nil
 }
 
 // readPartitions reads every partition's offsets and producers.
@@ -218,7 +249,7 @@ func (pr *producerReads) readPartitions(ctx context.Context, leaders map[topicPa
 	}
 	// read_uncommitted: under read_committed the broker leaves out a largest timestamp at or
 	// above the last stable offset, the writes of an open transaction.
-	maxes, err := pr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: ReadUncommitted, MaxTimestamp: true}, pls)
+	maxes, err := pr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: ReadUncommitted, LastWrite: true}, pls)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +262,7 @@ func (pr *producerReads) readPartitions(ctx context.Context, leaders map[topicPa
 	for topic, ps := range maxes {
 		for _, p := range ps {
 			if w := out[topicPartition{topic, p.Partition}]; w != nil {
-				w.MaxTimestamp = p.MaxTimestamp
+				w.MaxTimestamp, w.LogStartOffset = p.MaxTimestamp, p.Earliest
 			}
 		}
 	}

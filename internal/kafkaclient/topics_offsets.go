@@ -31,26 +31,30 @@ type TopicOffsets struct {
 	Partitions []PartitionOffsets
 }
 
-// LastWriteMs is the largest record timestamp of partitions (their MaxTimestamp), in milliseconds
-// since the Unix epoch: the time of the topic's last write, as its producers (CreateTime) or its
-// brokers (LogAppendTime) stamped it. nil where no partition has one (no record, or none with a
-// timestamp), and where a partition that holds records has none: the latest of the others would
-// then claim a quiet topic that nobody can vouch for.
+// LastWriteMs is the largest record timestamp of partitions (their MaxTimestamp, read with
+// OffsetsRequest.LastWrite), in milliseconds since the Unix epoch: the time of the topic's last
+// write, as its producers (CreateTime) or its brokers (LogAppendTime) stamped it, records deleted
+// since included (lastWrite).
 func LastWriteMs(partitions []PartitionOffsets) *int64 {
-	for _, p := range partitions {
-		if p.MaxTimestamp == nil && (p.Latest > p.Earliest || p.HighWatermark > p.Earliest) {
-			return nil
-		}
-	}
-	return latest(partitions, func(p PartitionOffsets) *int64 { return p.MaxTimestamp })
+	return lastWrite(partitions, func(p PartitionOffsets) (bool, *int64) {
+		return p.Latest > p.Earliest || p.HighWatermark > p.Earliest, p.MaxTimestamp
+	})
 }
 
-// latest is the largest of the non-nil timestamps ts gives of items; nil where none has one.
-func latest[T any](items []T, ts func(T) *int64) *int64 {
+// lastWrite is the one rule of a last write over partitions, for every read that gives one:
+// the largest of the timestamps that partition gives (holds: the partition holds records; ts:
+// its largest record timestamp, nil where not known). nil where no partition has one (no record
+// ever, or none with a timestamp), and where a partition that holds records has none: the latest
+// of the others would then claim a quiet topic that nobody can vouch for.
+func lastWrite[T any](partitions []T, partition func(T) (holds bool, ts *int64)) *int64 {
 	var last *int64
-	for _, item := range items {
-		if t := ts(item); t != nil && (last == nil || *t > *last) {
-			last = t
+	for _, p := range partitions {
+		holds, ts := partition(p)
+		switch {
+		case ts == nil && holds:
+			return nil
+		case ts != nil && (last == nil || *ts > *last):
+			last = ts
 		}
 	}
 	return last

@@ -167,10 +167,36 @@ func TestLastWriteMsUnknownPartition(t *testing.T) {
 		{"records without a known time", []PartitionOffsets{{Earliest: 0, Latest: 3}, {Earliest: 0, Latest: 1, MaxTimestamp: at(7)}}, nil},
 		{"records held in an open transaction only", []PartitionOffsets{{Earliest: 0, Latest: 0, HighWatermark: 2}, {Earliest: 0, Latest: 1, MaxTimestamp: at(7)}}, nil},
 		{"no record at all", []PartitionOffsets{{Earliest: 5, Latest: 5}}, nil},
+		{"records deleted since, their time known", []PartitionOffsets{{Earliest: 5, Latest: 5, MaxTimestamp: at(9)}, {Earliest: 0, Latest: 1, MaxTimestamp: at(7)}}, at(9)},
 	}
 	for _, c := range cases {
 		if got := LastWriteMs(c.partitions); show(got) != show(c.want) {
 			t.Errorf("%s: last write %s, want %s", c.name, show(got), show(c.want))
+		}
+	}
+}
+
+// A topic's writers give its last write by the same rule, over the same partitions: a partition
+// of records without a known time makes the topic's unknown, however recent the others'.
+func TestTopicWritersLastWriteUnknownPartition(t *testing.T) {
+	at := func(ms int64) *int64 { return &ms }
+	twoDaysAgo := at(1_000)
+	cases := []struct {
+		name       string
+		partitions []PartitionWriters
+		want       *int64
+	}{
+		{"a partition of records without a timestamp", []PartitionWriters{{Partition: 0, HighWatermark: 3}, {Partition: 1, HighWatermark: 1, MaxTimestamp: twoDaysAgo}}, nil},
+		{"every partition known", []PartitionWriters{{Partition: 0, HighWatermark: 3, MaxTimestamp: at(5_000)}, {Partition: 1, HighWatermark: 1, MaxTimestamp: twoDaysAgo}}, at(5_000)},
+		{"an empty partition", []PartitionWriters{{Partition: 0, LogStartOffset: 3, HighWatermark: 3}, {Partition: 1, HighWatermark: 1, MaxTimestamp: twoDaysAgo}}, twoDaysAgo},
+	}
+	for _, c := range cases {
+		w := TopicWriters{Name: "t", Partitions: c.partitions}
+		if got := w.LastWrite(); show(got) != show(c.want) {
+			t.Errorf("%s: last write %s, want %s", c.name, show(got), show(c.want))
+		}
+		if got := LastWrite([]TopicWriters{w}); show(got) != show(c.want) {
+			t.Errorf("%s: last write of every topic %s, want %s", c.name, show(got), show(c.want))
 		}
 	}
 }

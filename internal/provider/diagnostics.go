@@ -116,3 +116,17 @@ func unreachableAdvice(e *kafkaclient.UnreachableError) string {
 	}
 	return advice
 }
+
+// warnTopicsUnseen warns, where unseen says why (kafkaclient: the brokers did not say which topics
+// they hold), that a selection by name_regex may miss topics hidden from the principal, and so
+// may the values named.
+func warnTopicsUnseen(diags *diag.Diagnostics, unseen, values string) {
+	if unseen == "" {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("name_regex"), "Cannot tell whether topics are hidden",
+		"Cannot tell whether the provider's principal may DESCRIBE every topic name_regex matches ("+unseen+
+			"), and Kafka leaves the topics it may not out of the read: "+values+" may miss some. Grant the "+
+			"principal DESCRIBE on the cluster, so that the read can ask each broker which topics it holds "+
+			"(DescribeLogDirs).")
+}

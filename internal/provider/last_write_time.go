@@ -23,9 +23,10 @@ func fetchLastWriteTimeAttribute() schema.BoolAttribute {
 // lastWriteTimeMeaning describes last_write_time, of a partition or a topic (whose is said first).
 const lastWriteTimeMeaning = "with `fetch_last_write_time = true`, the largest record timestamp (RFC 3339, UTC, " +
 	"milliseconds): when the last record was written, stamped by its producer (CreateTime, which any writer " +
-	"sets itself) or by the broker (`message.timestamp.type=LogAppendTime`). `null` without the opt-in, where " +
-	"no record with a timestamp is left, and where DeleteRecords removed the record with the largest " +
-	"timestamp while others remain: read `null` as \"not known\", not as \"never written\"."
+	"sets itself) or by the broker (`message.timestamp.type=LogAppendTime`). Records deleted since " +
+	"(DeleteRecords, retention) count: Kafka still answers the largest timestamp of a deleted record, and it " +
+	"was a write all the same. `null` without the opt-in, where no record was ever written, and where records " +
+	"without a timestamp are left: read `null` as \"not known\", not as \"never written\", where records are left."
 
 // lastWriteTimeAttribute is last_write_time of a partition or a topic (whose, in words that
 // start the first sentence).

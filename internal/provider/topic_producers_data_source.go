@@ -74,7 +74,8 @@ var producerPartitionObject = schema.NestedAttributeObject{Attributes: map[strin
 		"last_stable_offset`: the offset span that read_committed consumers cannot read yet, held behind open " +
 		"transactions (records of other producers among them)."},
 	"last_write_time": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{},
-		MarkdownDescription: lastWriteTimeDescription + "`null` where the partition holds no record."},
+		MarkdownDescription: lastWriteTimeDescription + "Records deleted since count (Kafka still answers their " +
+			"timestamp); `null` where the partition never held a record, or holds records without a timestamp."},
 	"producers": schema.ListNestedAttribute{Computed: true, NestedObject: producerObject,
 		MarkdownDescription: "The idempotent and transactional producers the partition's leader keeps state for " +
 			"(DescribeProducers, which needs READ on the topic), sorted by `producer_id`. Kafka forgets a producer " +
@@ -87,7 +88,9 @@ var producerPartitionType = nestedObjectType(producerPartitionObject)
 var producerTopicObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 	"name": schema.StringAttribute{Computed: true, MarkdownDescription: "Topic name."},
 	"last_write_time": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{},
-		MarkdownDescription: "The latest `last_write_time` of the topic's partitions; `null` when none holds a record."},
+		MarkdownDescription: "The latest `last_write_time` of the topic's partitions, as `kafka_topics_offsets` gives " +
+			"it: `null` when none holds a record, and where a partition that holds records has a `last_write_time` " +
+			"of `null`: nobody can vouch that the topic is quiet."},
 	"active_producers": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many distinct " +
 		"`producer_id`s the topic's partitions list."},
 	"open_transactions": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many entries of " +
@@ -183,10 +186,10 @@ func (d *TopicProducersDataSource) Schema(_ context.Context, _ datasource.Schema
 					"selected topics, sorted by `transactional_id` (`null` first), then `producer_id`."},
 			"last_write_time": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "The latest `last_write_time` of every selected topic; `null` when none " +
-					"holds a record."},
+					"holds a record, and where one that holds records has a `last_write_time` of `null`."},
 			"last_write_times": schema.MapAttribute{Computed: true, ElementType: timetypes.RFC3339Type{},
 				MarkdownDescription: "Each selected topic's `last_write_time`, by topic name (a `null` value " +
-					"where the topic holds no record), for a check or a `terraform test` mock that needs no loop."},
+					"where the topic's last write is not known), for a check or a `terraform test` mock that needs no loop."},
 			"open_transactions": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many " +
 				"entries `transactions` has."},
 			"hanging_transactions": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many " +
@@ -224,6 +227,7 @@ func (d *TopicProducersDataSource) Read(ctx context.Context, req datasource.Read
 		addProducersReadError(&resp.Diagnostics, err, selector)
 		return
 	}
+	warnTopicsUnseen(&resp.Diagnostics, res.Unseen, "selected_topics, transactions and their counts")
 	state := topicProducersState(res, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -258,7 +262,6 @@ func addProducersReadError(diags *diag.Diagnostics, err error, selector path.Pat
 func topicProducersState(res kafkaclient.TopicProducers, diags *diag.Diagnostics) tfAttrs {
 	var (
 		held     int64
-		last     *int64
 		hanging  int64
 		times    = make(map[string]tftypes.Value, len(res.Topics))
 		topicsTF = make([]tftypes.Value, len(res.Topics))
@@ -272,9 +275,6 @@ func topicProducersState(res kafkaclient.TopicProducers, diags *diag.Diagnostics
 		}
 		held = sumOffsets(held, topicHeld, "held_records", diags)
 		lw := t.LastWrite()
-		if lw != nil && (last == nil || *lw > *last) {
-			last = lw
-		}
 		times[t.Name] = tfTime(lw)
 		topicsTF[i] = tftypes.NewValue(producerTopicType, map[string]tftypes.Value{
 			"name":                 tfString(t.Name),
@@ -294,7 +294,7 @@ func topicProducersState(res kafkaclient.TopicProducers, diags *diag.Diagnostics
 	return tfAttrs{
 		"selected_topics":      tftypes.NewValue(tftypes.List{ElementType: producerTopicType}, topicsTF),
 		"transactions":         tfNestedList(transactionType, res.Transactions, transactionAttrs),
-		"last_write_time":      tfTime(last),
+		"last_write_time":      tfTime(kafkaclient.LastWrite(res.Topics)),
 		"last_write_times":     tftypes.NewValue(lastWriteTimesType, times),
 		"open_transactions":    tfInt64(int64(len(res.Transactions))),
 		"hanging_transactions": tfInt64(hanging),

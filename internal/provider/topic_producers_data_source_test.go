@@ -56,6 +56,7 @@ func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateR
 		topics       []knownvalue.Check
 		times        = map[string]knownvalue.Check{}
 		last         *time.Time
+		unknown      bool // a topic holds records of no known time: every last write above it is null
 		held         int64
 		open         = map[[2]int64][]knownvalue.Check{} // producer id and epoch: its open partitions
 		openByTopic  = map[string]map[[2]int64]bool{}
@@ -63,19 +64,22 @@ func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateR
 	)
 	for _, topic := range w.topics {
 		var (
-			partitions []knownvalue.Check
-			topicLast  *time.Time
-			topicHeld  int64
-			ids        = map[int64]bool{}
+			partitions   []knownvalue.Check
+			topicLast    *time.Time
+			topicUnknown bool
+			topicHeld    int64
+			ids          = map[int64]bool{}
 		)
 		producers := w.k.Producers(topic)
 		openByTopic[topic] = map[[2]int64]bool{}
 		for p := int32(0); p < int32(len(producers)); p++ {
 			hw, _ := w.k.ListOffset(topic, p, -1, 0)
 			lso, _ := w.k.ListOffset(topic, p, -1, 1)
-			at, ts := w.k.ListOffset(topic, p, -3, 0)
+			earliest, _ := w.k.ListOffset(topic, p, -2, 0)
+			at, ts := w.k.ListOffset(topic, p, -3, 0) // a deleted record's too: it was a write
 			var lastWrite knownvalue.Check = knownvalue.Null()
-			if at >= 0 {
+			topicUnknown = topicUnknown || (hw > earliest && (at < 0 || ts < 0))
+			if at >= 0 && ts >= 0 {
 				tm := time.UnixMilli(ts)
 				lastWrite = knownvalue.StringExact(rfc3339ms(tm))
 				if topicLast == nil || tm.After(*topicLast) {
@@ -116,7 +120,8 @@ func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateR
 			}))
 		}
 		var topicLastCheck knownvalue.Check = knownvalue.Null()
-		if topicLast != nil {
+		unknown = unknown || topicUnknown
+		if topicLast != nil && !topicUnknown {
 			topicLastCheck = knownvalue.StringExact(rfc3339ms(*topicLast))
 			if last == nil || topicLast.After(*last) {
 				last = topicLast
@@ -153,7 +158,7 @@ func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateR
 		}))
 	}
 	var lastCheck knownvalue.Check = knownvalue.Null()
-	if last != nil {
+	if last != nil && !unknown {
 		lastCheck = knownvalue.StringExact(rfc3339ms(*last))
 	}
 	for _, c := range []statecheck.StateCheck{
@@ -373,6 +378,68 @@ data "kafka_topic_producers" "test" {
 `, topicsArg(topic)),
 			ExpectError: errorLike("Kafka broker refused the request", "TOPIC_AUTHORIZATION_FAILED",
 				fmt.Sprintf("needs the ACL operation READ on topic %q", topic)),
+		}},
+	})
+}
+
+// Kafka still answers the largest timestamp of records deleted since (DeleteRecords, as Kafka
+// Streams does to the repartition topics it has read): both reads of writers give it as the
+// topic's last write, by one rule. Topic audit: two records written, then deleted. Topic events:
+// partition 0 holds three records whose newest-stamped one (offset 0) was deleted; partition 1
+// one record from two days ago. The oracle is the broker's own ListOffsets -3 (franz-go).
+func TestAccTopicProducers_lastWriteOfDeletedRecords(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	prefix := acctest.TopicName(t, "")
+	audit := k.CreateTopic(prefix+".audit", 1, nil)
+	events := k.CreateTopic(prefix+".events", 2, nil)
+	auditAt := hourAgo()
+	k.ProduceIdempotent(audit, 0, auditAt.Add(-time.Second), auditAt)
+	k.DeleteRecordsBefore(audit, 0, 2)
+	eventsAt := hourAgo().Add(10 * time.Minute)
+	k.ProduceNotIdempotent(events, 0, eventsAt, eventsAt.Add(-time.Minute), eventsAt.Add(-time.Minute), eventsAt.Add(-time.Minute))
+	k.DeleteRecordsBefore(events, 0, 1)
+	k.ProduceNotIdempotent(events, 1, time.Now().Add(-48*time.Hour))
+	for _, c := range []struct {
+		topic        string
+		earliest     int64
+		latest       int64
+		maxOffset    int64
+		maxTimestamp time.Time
+	}{{audit, 2, 2, 1, auditAt}, {events, 1, 4, 0, eventsAt}} {
+		earliest, latest := k.Offsets(c.topic, 0)
+		offset, ts := k.ListOffset(c.topic, 0, -3, 0)
+		if earliest != c.earliest || latest != c.latest || offset != c.maxOffset || ts != c.maxTimestamp.UnixMilli() {
+			t.Fatalf("oracle: %s/0 spans [%d, %d), its largest timestamp %d at offset %d; the test arranged [%d, %d), %d at %d",
+				c.topic, earliest, latest, ts, offset, c.earliest, c.latest, c.maxTimestamp.UnixMilli(), c.maxOffset)
+		}
+	}
+	pattern := regexp.QuoteMeta(prefix) + `\..*`
+	config := topicProducersConfig(t, fmt.Sprintf("name_regex = %q", pattern)) + fmt.Sprintf(`
+data "kafka_topics_offsets" "test" {
+  name_regex            = %q
+  fetch_last_write_time = true
+}
+`, pattern)
+	times := knownvalue.MapExact(map[string]knownvalue.Check{
+		audit: knownvalue.StringExact(rfc3339ms(auditAt)), events: knownvalue.StringExact(rfc3339ms(eventsAt))})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectWriters(t, k, audit, events),
+				expectValue("last_write_times", times),
+				expectValue("last_write_time", knownvalue.StringExact(rfc3339ms(eventsAt))),
+				statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", tfjsonpath.New("last_write_time"),
+					knownvalue.StringExact(rfc3339ms(eventsAt))),
+				statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", tfjsonpath.New("message_counts"),
+					knownvalue.MapExact(map[string]knownvalue.Check{audit: knownvalue.Int64Exact(0), events: knownvalue.Int64Exact(4)})),
+				statecheck.ExpectKnownValue("data.kafka_topics_offsets.test", tfjsonpath.New("topics"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"last_write_time": knownvalue.StringExact(rfc3339ms(auditAt))}),
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"last_write_time": knownvalue.StringExact(rfc3339ms(eventsAt))}),
+				})),
+			},
 		}},
 	})
 }

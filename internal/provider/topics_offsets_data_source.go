@@ -51,7 +51,7 @@ var topicsOffsetsTopicObject = schema.NestedAttributeObject{Attributes: map[stri
 	"message_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum over " +
 		"partitions of latest offset − earliest offset, as `kafka_topic_offsets` counts it: exact " +
 		"for topics that are neither compacted nor transactional, otherwise an upper bound. 0 " +
-		"exactly when the topic is drained."},
+		"exactly when the topic is empty (drained, consumed, is `kafka_topics_drained`'s)."},
 	"internal": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Kafka marks the topic as internal."},
 	"last_write_time": lastWriteTimeAttribute("The topic's last write, over its partitions (`null` too where one of " +
 		"them holds records whose last write is not known)"),
@@ -123,13 +123,7 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 		addReadError(&resp.Diagnostics, err, topicsOffsetsErrorAttrs)
 		return
 	}
-	if unseen != "" {
-		resp.Diagnostics.AddAttributeWarning(path.Root("name_regex"), "Cannot tell whether topics are hidden",
-			"Cannot tell whether the provider's principal may DESCRIBE every topic name_regex matches ("+unseen+
-				"), and Kafka leaves the topics it may not out of the read: topics, message_counts and "+
-				"topics_with_records may miss some. Grant the principal DESCRIBE on the cluster, so that the read "+
-				"can ask each broker which topics it holds (DescribeLogDirs).")
-	}
+	warnTopicsUnseen(&resp.Diagnostics, unseen, "topics, message_counts and topics_with_records")
 	topics := make([]topicsOffsetsTopic, len(res))
 	for i, t := range res {
 		topics[i].TopicOffsets = t

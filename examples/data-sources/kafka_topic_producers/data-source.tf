@@ -1,8 +1,7 @@
 # Who wrote to legacy.a last, and does a transaction hang there? last_write_time is the largest
-# record timestamp: it also sees producers without idempotence, which leave no producer state.
-# null where no record with a timestamp is left, which says nothing of when the topic was last
-# written: the gating guide's retire-drained-topic recipe gates on it, asking kafka_topic_offsets
-# whether the topic is empty where it is null.
+# record timestamp, records deleted since included: it also sees producers without idempotence,
+# which leave no producer state. null where nothing was ever written, and where records of no
+# known time are left. To gate a retirement on it, read kafka_topics_drained's one verdict.
 data "kafka_topic_producers" "legacy_a" {
   topics = ["legacy.a"]
 }
