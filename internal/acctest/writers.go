@@ -43,6 +43,26 @@ func (k *Kafka) produceWith(topic string, partition int32, ts []time.Time, opts 
 	}
 }
 
+// TransactionTimingOut leaves a transaction open on partition 0 of topic with a timeout of one
+// second, one record stamped ts: the coordinator aborts it at its next scan for timed-out
+// transactions (every 10 s by default).
+func (k *Kafka) TransactionTimingOut(topic string, ts time.Time) {
+	k.t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(BootstrapServers(k.t)...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.TransactionalID(topic+"-timing-out"), kgo.TransactionTimeout(time.Second))
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	k.t.Cleanup(cl.Close)
+	if err := cl.BeginTransaction(); err != nil {
+		k.t.Fatal(err)
+	}
+	r := &kgo.Record{Topic: topic, Partition: 0, Value: []byte("txn"), Timestamp: ts}
+	if err := cl.ProduceSync(ctx(k.t), r).FirstErr(); err != nil {
+		k.t.Fatalf("transactional produce to %s/0: %v", topic, err)
+	}
+}
+
 // Producers is the oracle for the producers each partition of topic lists (kadm's
 // DescribeProducers), by partition, each sorted by producer id; every partition is present.
 func (k *Kafka) Producers(topic string) map[int32][]kadm.DescribedProducer {

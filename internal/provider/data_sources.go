@@ -21,6 +21,7 @@ func (p *KafkaProvider) DataSources(context.Context) []func() datasource.DataSou
 		NewTopicsOffsetsDataSource,
 		NewConsumerGroupsDataSource,
 		NewTopicProducersDataSource,
+		NewTopicsDrainedDataSource,
 	}
 }
 

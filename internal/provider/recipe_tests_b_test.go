@@ -16,7 +16,7 @@ import (
 
 func TestRecipeMocked_retireDrainedTopic(t *testing.T) {
 	out := terraformTest(t, "retire-drained-topic", nil, "tests/mocked.tftest.hcl")
-	wantRuns(t, out, 9)
+	wantRuns(t, out, 5)
 }
 
 func TestAccRecipeBroker_retireDrainedTopic(t *testing.T) {
@@ -44,7 +44,7 @@ func TestAccRecipeBroker_retireDrainedTopic(t *testing.T) {
 
 func TestRecipeMocked_retireTopicGroups(t *testing.T) {
 	out := terraformTest(t, "retire-topic-groups", nil, "tests/mocked.tftest.hcl")
-	wantRuns(t, out, 7)
+	wantRuns(t, out, 6)
 }
 
 func TestAccRecipeBroker_retireTopicGroups(t *testing.T) {

@@ -6,11 +6,11 @@
 # configuration takes its lifecycle block with it. So the gate lives on a resource that stays:
 # retiring the topic is a variable, and the gate's precondition refuses the plan that would delete
 # a topic that is not drained. Once the deletion is applied, the configuration stays as it is: the
-# topic reads exists = false (allow_missing), the producers and readers are no longer read, the
-# gate has nothing left to refuse, and a check block warns, on every plan, that the topic does not
-# exist (which is also what a wrong bootstrap_servers looks like).
+# topic reads as drained and missing, the gate has nothing left to refuse, and a check block warns,
+# on every plan, that the topic does not exist (which is also what a wrong bootstrap_servers looks
+# like).
 terraform {
-  required_version = ">= 1.5" # plantimestamp(), check blocks
+  required_version = ">= 1.5" # check blocks
   required_providers {
     kafka = { source = "kafka-offsets/kafka" }
   }
@@ -31,42 +31,17 @@ variable "retire_audit_topic" {
 }
 
 variable "quiet_for" {
-  description = "How long nobody may have written to the topic before it is retired, as a Terraform duration."
+  description = "How long nobody may have written to the topic before it is retired, as a Go duration."
   type        = string
   default     = "168h"
 }
 
-# Whether it exists, and whether it is empty: a last_write_time of null is no write only where no
-# record is left. A deleted topic reads exists = false instead of failing the plan.
-data "kafka_topic_offsets" "audit" {
-  topic         = var.topic
-  allow_missing = true
-}
-
-# Who writes (every producer, idempotent or not, and the open transactions) and who reads (every
-# group with commits, share state or members on it): read only while the topic exists.
-data "kafka_topic_producers" "audit" {
-  count  = data.kafka_topic_offsets.audit.exists ? 1 : 0
-  topics = [var.topic]
-}
-
-data "kafka_consumer_groups" "audit_readers" {
-  count  = data.kafka_topic_offsets.audit.exists ? 1 : 0
-  topics = [var.topic]
-}
-
-locals {
-  exists     = data.kafka_topic_offsets.audit.exists
-  producers  = one(data.kafka_topic_producers.audit) # null once the topic is gone
-  readers    = one(data.kafka_consumer_groups.audit_readers)
-  last_write = local.exists ? local.producers.last_write_time : null
-  written_recently = (!local.exists ? false : local.last_write == null
-    ? data.kafka_topic_offsets.audit.message_count > 0 # records, but none with a known time: not quiet
-  : timecmp(local.last_write, timeadd(plantimestamp(), "-${var.quiet_for}")) > 0)
-  open_transactions = local.exists ? local.producers.open_transactions : 0
-  # Every reader has read everything, or none is left (caught_up is false when no group reads it).
-  readers_done = !local.exists ? true : (local.readers.caught_up || length(local.readers.group_ids) == 0)
-  unread       = local.readers_done ? [] : local.readers.not_caught_up
+# One verdict: drained is true only when the read proves it (every writer and reader signal Kafka
+# gives), so a bare terraform test mock (false) refuses too. A deleted topic reads as drained and
+# is listed in missing_topics.
+data "kafka_topics_drained" "audit" {
+  topics    = [var.topic]
+  quiet_for = var.quiet_for
 }
 
 # Stands for the topic itself (for example a kafka_topic resource of a provider that manages topics).
@@ -80,8 +55,8 @@ resource "terraform_data" "audit_drain_gate" {
 
   lifecycle {
     precondition {
-      condition     = !var.retire_audit_topic || (!local.written_recently && local.open_transactions == 0 && local.readers_done)
-      error_message = "Topic ${var.topic} is not drained: last write ${coalesce(local.last_write, "unknown")} (nothing may be written for ${var.quiet_for}), ${local.open_transactions} open transaction(s), groups still reading: ${length(local.unread) == 0 ? "none" : join("; ", local.unread)}."
+      condition     = !var.retire_audit_topic || data.kafka_topics_drained.audit.drained
+      error_message = "Topic ${var.topic} is not drained: ${join("; ", data.kafka_topics_drained.audit.not_drained)}."
     }
   }
 }
@@ -90,7 +65,7 @@ resource "terraform_data" "audit_drain_gate" {
 # pass. A wrong cluster reads the same, so say it on every plan.
 check "audit_topic_exists" {
   assert {
-    condition     = data.kafka_topic_offsets.audit.exists
+    condition     = !contains(data.kafka_topics_drained.audit.missing_topics, var.topic)
     error_message = "Topic ${var.topic} does not exist on this cluster: if this configuration did not retire it, check bootstrap_servers (a wrong cluster reads every topic as retired)."
   }
 }

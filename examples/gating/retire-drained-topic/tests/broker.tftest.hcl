@@ -10,16 +10,16 @@ run "quiet_for_30m_retires" {
     quiet_for = "30m"
   }
   assert {
-    condition     = data.kafka_topic_offsets.audit.exists && data.kafka_topic_offsets.audit.message_count == 1
-    error_message = "the topic should exist with 1 record"
+    condition     = data.kafka_topics_drained.audit.drained && length(data.kafka_topics_drained.audit.not_drained) == 0
+    error_message = "the topic should read drained"
   }
   assert {
-    condition     = data.kafka_consumer_groups.audit_readers[0].group_ids == tolist(["${var.topic}-reader"]) && data.kafka_consumer_groups.audit_readers[0].caught_up
-    error_message = "its one reader should be caught up"
+    condition     = data.kafka_topics_drained.audit.selected_topics == tolist([var.topic]) && length(data.kafka_topics_drained.audit.missing_topics) == 0
+    error_message = "the topic should be selected, and not missing"
   }
   assert {
-    condition     = data.kafka_topic_producers.audit[0].open_transactions == 0 && data.kafka_topic_producers.audit[0].last_write_time != null
-    error_message = "no transaction should be open, and the last write known"
+    condition     = data.kafka_topics_drained.audit.group_ids == tolist(["${var.topic}-reader"])
+    error_message = "its one reader should be listed"
   }
   assert {
     condition     = length(terraform_data.audit_topic) == 0

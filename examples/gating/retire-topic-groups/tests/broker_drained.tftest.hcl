@@ -6,8 +6,8 @@ run "drained_retires" {
     retire_legacy_topics = true
   }
   assert {
-    condition     = data.kafka_consumer_groups.legacy_readers[0].caught_up && length(local.lagging) == 0
-    error_message = "every reader should be caught up"
+    condition     = data.kafka_topics_drained.legacy.drained && length(data.kafka_topics_drained.legacy.not_drained) == 0
+    error_message = "the topics should read drained"
   }
   assert {
     condition     = terraform_data.legacy_retirement_gate.input == true

@@ -1,20 +1,16 @@
-# Unit tests of the gate: no broker, the data sources' values set by a mock. Every value the gate
-# reads is set: a mock makes up a string for an unset last_write_time.
+# Unit tests of the gate: no broker, the verdict set by a mock. The gate reads one value, drained,
+# which a bare mock sets to false: a test without an override refuses the retirement.
 mock_provider "kafka" {}
 
 variables {
   retire_legacy_topics = true
 }
 
-run "quiet_and_read_retires" {
+run "drained_retires" {
   command = plan
   override_data {
-    target = data.kafka_topics_offsets.legacy
-    values = { message_counts = { "legacy.a" = 2, "legacy.b" = 2 }, topics_with_records = ["legacy.a", "legacy.b"], last_write_time = "2020-01-01T00:00:00Z" }
-  }
-  override_data {
-    target = data.kafka_consumer_groups.legacy_readers
-    values = { caught_up = true, group_ids = ["legacy-billing"], not_caught_up = [] }
+    target = data.kafka_topics_drained.legacy
+    values = { drained = true, not_drained = [], selected_topics = ["legacy.a", "legacy.b"], group_ids = ["legacy-billing"] }
   }
   assert {
     condition     = terraform_data.legacy_retirement_gate.input == true
@@ -26,89 +22,56 @@ run "quiet_and_read_retires" {
   }
 }
 
-run "no_reader_retires" {
-  command = plan
-  override_data {
-    target = data.kafka_topics_offsets.legacy
-    values = { message_counts = { "legacy.a" = 2 }, topics_with_records = ["legacy.a"], last_write_time = "2020-01-01T00:00:00Z" }
-  }
-  override_data {
-    target = data.kafka_consumer_groups.legacy_readers
-    values = { caught_up = false, group_ids = [], not_caught_up = ["no group selected: none reads legacy.a"] }
-  }
-  assert {
-    condition     = terraform_data.legacy_retirement_gate.input == true
-    error_message = "topics nobody reads should be retired"
-  }
-}
-
-run "written_recently_blocks" {
-  command = plan
-  override_data {
-    target = data.kafka_topics_offsets.legacy
-    values = { message_counts = { "legacy.a" = 2, "legacy.b" = 0 }, topics_with_records = ["legacy.a"], last_write_time = "2999-01-01T00:00:00Z" }
-  }
-  override_data {
-    target = data.kafka_consumer_groups.legacy_readers
-    values = { caught_up = true, group_ids = ["legacy-billing"], not_caught_up = [] }
-  }
-  expect_failures = [terraform_data.legacy_retirement_gate]
-}
-
-# Records, and no known time (a topic holding records has a last write of null): not quiet.
-run "null_last_write_with_records_blocks" {
-  command = plan
-  override_data {
-    target = data.kafka_topics_offsets.legacy
-    values = { message_counts = { "legacy.a" = 2 }, topics_with_records = ["legacy.a"], last_write_time = null }
-  }
-  override_data {
-    target = data.kafka_consumer_groups.legacy_readers
-    values = { caught_up = true, group_ids = ["legacy-billing"], not_caught_up = [] }
-  }
-  expect_failures = [terraform_data.legacy_retirement_gate]
-}
-
-run "null_last_write_empty_retires" {
-  command = plan
-  override_data {
-    target = data.kafka_topics_offsets.legacy
-    values = { message_counts = { "legacy.a" = 0 }, topics_with_records = [], last_write_time = null }
-  }
-  override_data {
-    target = data.kafka_consumer_groups.legacy_readers
-    values = { caught_up = true, group_ids = ["legacy-billing"], not_caught_up = [] }
-  }
-  assert {
-    condition     = terraform_data.legacy_retirement_gate.input == true
-    error_message = "empty topics every reader has read should be retired"
-  }
+# A bare mock reads drained = false: the absence of data never retires a topic.
+run "bare_mock_blocks" {
+  command         = plan
+  expect_failures = [terraform_data.legacy_retirement_gate, check.legacy_topics_left]
 }
 
 run "reader_behind_blocks" {
   command = plan
   override_data {
-    target = data.kafka_topics_offsets.legacy
-    values = { message_counts = { "legacy.a" = 2 }, topics_with_records = ["legacy.a"], last_write_time = "2020-01-01T00:00:00Z" }
-  }
-  override_data {
-    target = data.kafka_consumer_groups.legacy_readers
-    values = { caught_up = false, group_ids = ["legacy-audit", "legacy-billing"], not_caught_up = ["legacy-audit: legacy.a/0: no commit, 2 records waiting"] }
+    target = data.kafka_topics_drained.legacy
+    values = { drained = false, not_drained = ["group legacy-audit has not caught up: legacy.b/0: lag 1 (committed_offset 0, latest_offset 1)"], selected_topics = ["legacy.a", "legacy.b"], group_ids = ["legacy-audit"] }
   }
   expect_failures = [terraform_data.legacy_retirement_gate]
 }
 
-# Every legacy topic is gone: the groups are not read, the gate has nothing to refuse, and the
-# check warns.
-run "no_legacy_topic_left_passes_and_warns" {
+run "recent_write_blocks" {
   command = plan
   override_data {
-    target = data.kafka_topics_offsets.legacy
-    values = { message_counts = {}, topics_with_records = [], last_write_time = null }
+    target = data.kafka_topics_drained.legacy
+    values = { drained = false, not_drained = ["legacy.a: last write 2999-01-01T00:00:00Z (the largest record timestamp, ListOffsets -3), within quiet_for (168h0m0s)"], selected_topics = ["legacy.a"], group_ids = [] }
+  }
+  expect_failures = [terraform_data.legacy_retirement_gate]
+}
+
+# Not retiring: the gate lets every other change through, drained or not.
+run "kept_topics_plan" {
+  command = plan
+  variables {
+    retire_legacy_topics = false
+  }
+  override_data {
+    target = data.kafka_topics_drained.legacy
+    values = { drained = false, not_drained = ["legacy.a: 1 open transaction (0 hanging): read_committed readers wait behind it, and it may still write"], selected_topics = ["legacy.a"], group_ids = [] }
   }
   assert {
-    condition     = length(data.kafka_consumer_groups.legacy_readers) == 0 && terraform_data.legacy_retirement_gate.input == true
-    error_message = "no group should be read, and the gate should pass"
+    condition     = terraform_data.legacy_retirement_gate.input == false
+    error_message = "nothing should be retired"
+  }
+}
+
+# Every legacy topic gone: nothing left to retire passes, and the check warns.
+run "none_left_passes_and_warns" {
+  command = plan
+  override_data {
+    target = data.kafka_topics_drained.legacy
+    values = { drained = true, not_drained = [], selected_topics = [], group_ids = [] }
+  }
+  assert {
+    condition     = terraform_data.legacy_retirement_gate.input == true
+    error_message = "the retirement should be planned"
   }
   expect_failures = [check.legacy_topics_left]
 }
