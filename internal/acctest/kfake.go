@@ -198,3 +198,23 @@ func ListOffsetsEntries(c *kfake.Cluster) func() (requests, entries int) {
 		return n, e
 	}
 }
+
+// FakeDescribeTransactions answers every DescribeTransactions request of c with kfake's own
+// answer for transactional id txnID as of now (asked through franz-go), edited: a coordinator's
+// view a test could not otherwise bring kfake to.
+func FakeDescribeTransactions(t testing.TB, c *kfake.Cluster, txnID string, edit func(*kmsg.DescribeTransactionsResponseTransactionState)) {
+	t.Helper()
+	req := kmsg.NewPtrDescribeTransactionsRequest()
+	req.TransactionalIDs = []string{txnID}
+	res, err := req.RequestWith(context.Background(), FakeClient(t, c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res.TransactionStates {
+		edit(&res.TransactionStates[i])
+	}
+	c.ControlKey(int16(kmsg.DescribeTransactions), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		return res, nil, true
+	})
+}

@@ -3,6 +3,7 @@ package acctest
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -107,4 +108,18 @@ func (k *Kafka) TransactionOf(producerID int64) (d kadm.DescribedTransaction, li
 		return ds[l.TxnID], true
 	}
 	return d, false
+}
+
+// FindHanging is Kafka's own answer to which transactions hang on topic's partitions:
+// kafka-transactions.sh find-hanging, one line per hanging transaction and partition (its table's
+// rows, the header left out). --max-transaction-timeout 0 leaves out none for its age (the tool
+// otherwise skips producers that wrote within 15 minutes), so only the coordinator's view decides.
+func (k *Kafka) FindHanging(topic string) []string {
+	k.t.Helper()
+	out := k.javaTool(ToolClass(k.t, "TransactionsCommand"), "find-hanging", "--topic", topic, "--max-transaction-timeout", "0")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "Topic") {
+		k.t.Fatalf("oracle find-hanging --topic %s: no table in its output:\n%s", topic, out)
+	}
+	return lines[1:]
 }

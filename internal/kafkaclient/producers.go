@@ -113,13 +113,16 @@ type OpenTransaction struct {
 	Partitions    []OpenPartition // sorted by topic, partition
 	// TransactionalID is the id a coordinator lists for the producer id; "" when none does.
 	TransactionalID string
-	// State, StartTime (ms) and TimeoutMs are the coordinator's (DescribeTransactions): ""
-	// and nil when no coordinator lists the producer id, or it no longer knows the id.
+	// State and TimeoutMs are the coordinator's (DescribeTransactions): "" and nil when no
+	// coordinator lists the producer id, or it no longer knows the id.
 	State     string
-	StartTime *int64
 	TimeoutMs *int64
-	// Hanging: open on a partition where no coordinator keeps it open in time (KIP-664's rule,
-	// see hangingReason); Why says why, per reason with its partitions.
+	// StartTime (ms) is when the coordinator's transaction began, where State is open
+	// (openState); nil elsewhere, since DescribeTransactions answers -1 in Empty and still the
+	// ended transaction's start in CompleteCommit and CompleteAbort.
+	StartTime *int64
+	// Hanging: open on a partition where its coordinator does not hold it (KIP-664's rule, see
+	// hangingReason); Why says why, per reason with its partitions.
 	Hanging bool
 	Why     string
 }
@@ -132,8 +135,7 @@ type OpenPartition struct {
 	// Hanging: the transaction hangs on this partition (OpenTransaction.Why says why).
 	Hanging bool
 
-	why     string // hangingReason's
-	recheck bool   // the reason needs confirmHanging
+	why string // hangingReason's
 }
 
 // NoTopicMatchError: a pattern selects no topic that the principal may DESCRIBE. A read of
@@ -158,7 +160,7 @@ const DescribeProducersOp = "DescribeProducers"
 // those producer ids and DescribeTransactions on the brokers that list them. A transaction that
 // seems to hang is confirmed by describing its partitions again.
 func (c *Client) TopicProducers(ctx context.Context, req TopicProducersRequest) (TopicProducers, error) {
-	return (&producerReads{cluster: c.cluster, offsets: c.offsets, now: time.Now}).read(ctx, req)
+	return (&producerReads{cluster: c.cluster, offsets: c.offsets}).read(ctx, req)
 }
 
 // producerReads is the room of TopicProducers; it shares the cluster view and the ListOffsets
@@ -166,7 +168,6 @@ func (c *Client) TopicProducers(ctx context.Context, req TopicProducersRequest) 
 type producerReads struct {
 	cluster *clusterView
 	offsets *offsetReads
-	now     func() time.Time
 }
 
 func (pr *producerReads) read(ctx context.Context, req TopicProducersRequest) (TopicProducers, error) {
@@ -473,7 +474,7 @@ func (pr *producerReads) openTransactions(ctx context.Context, partitions map[to
 	if err != nil {
 		return nil, err
 	}
-	txns := judgeTransactions(open, listed, described, pr.now())
+	txns := judgeTransactions(open, listed, described)
 	if err := pr.confirmHanging(ctx, txns, leaders); err != nil {
 		return nil, err
 	}
@@ -624,7 +625,7 @@ func (pr *producerReads) describeTransactionsOn(ctx context.Context, b leader, t
 // judgeTransactions is one OpenTransaction per producer id and epoch, with the coordinator's
 // view and, per partition, why it may hang (hangingReason), sorted by transactional id,
 // producer id and epoch.
-func judgeTransactions(open map[txnKey][]OpenPartition, listed map[int64]listedTxn, described map[string]describedTxn, now time.Time) []OpenTransaction {
+func judgeTransactions(open map[txnKey][]OpenPartition, listed map[int64]listedTxn, described map[string]describedTxn) []OpenTransaction {
 	out := make([]OpenTransaction, 0, len(open))
 	for k, ps := range open {
 		tx := OpenTransaction{ProducerID: k.id, ProducerEpoch: k.epoch, Partitions: slices.Clone(ps)}
@@ -634,13 +635,15 @@ func judgeTransactions(open map[txnKey][]OpenPartition, listed map[int64]listedT
 			tx.TransactionalID = l.transactionalID
 			if got, ok := described[l.transactionalID]; ok {
 				d = &got
-				tx.State, tx.StartTime = d.State, nonNegative(d.StartTimestamp)
-				tx.TimeoutMs = ptrInt64(int64(d.TimeoutMillis))
+				tx.State, tx.TimeoutMs = d.State, ptrInt64(int64(d.TimeoutMillis))
+				if openState(d.State) {
+					tx.StartTime = nonNegative(d.StartTimestamp)
+				}
 			}
 		}
 		for i := range tx.Partitions {
 			p := &tx.Partitions[i]
-			p.why, p.recheck = hangingReason(k, *p, l, isListed, d, now)
+			p.why = hangingReason(k, *p, l, isListed, d)
 			p.Hanging = p.why != ""
 		}
 		out = append(out, tx)
@@ -654,36 +657,64 @@ func judgeTransactions(open map[txnKey][]OpenPartition, listed map[int64]listedT
 
 func ptrInt64(v int64) *int64 { return &v }
 
-// hangingReason says why the transaction k open on p hangs, by KIP-664's rule (what
-// kafka-transactions.sh find-hanging checks); "" when it does not. recheck: the reason is a
-// difference between the partition and the coordinator, which a transaction that ended between
-// the two answers also shows, so the partition must be asked again (confirmHanging).
-//   - (a) no coordinator lists the producer id (or it no longer knows the transactional id):
-//     hanging, or hidden from the principal, since ListTransactions leaves out the ids it may not
-//     DESCRIBE; counted as hanging either way.
-//   - (b) the coordinator's transaction for the id is a later producer id or epoch, or does not
-//     include the partition.
-//   - (c) the coordinator's transaction has been open longer than its timeout.
-func hangingReason(k txnKey, p OpenPartition, l listedTxn, listed bool, d *describedTxn, now time.Time) (why string, recheck bool) {
+// openState says whether a coordinator's state is a transaction still open (Kafka's
+// TransactionMetadata.hasPendingTransaction): Ongoing, or PrepareCommit and PrepareAbort while
+// the coordinator writes its markers.
+func openState(state string) bool {
+	switch state {
+	case "Ongoing", "PrepareCommit", "PrepareAbort":
+		return true
+	}
+	return false
+}
+
+// hangingReason says why the transaction k open on p hangs, by KIP-664's rule as
+// kafka-transactions.sh find-hanging applies it; "" when it does not. It hangs where its
+// coordinator does not hold it with the partition, so that no marker of the coordinator will end
+// it there:
+//   - no coordinator lists the producer id: hanging, or its transactional id hidden from the
+//     principal (ListTransactions leaves out the ids it may not DESCRIBE); counted as hanging
+//     either way;
+//   - the coordinator no longer knows the transactional id (TRANSACTIONAL_ID_NOT_FOUND);
+//   - the coordinator's transaction is another producer id's;
+//   - it does not include the partition, or is another epoch, except a later one in PrepareCommit
+//     or PrepareAbort: the coordinator bumps the epoch when it aborts a timed-out or fenced
+//     transaction, and at the end of every transaction under transaction version 2 (KIP-890),
+//     and its markers at that epoch end the partition's transaction.
+//
+// A transaction its coordinator holds is never hanging, however old: past its timeout the
+// coordinator aborts it itself (transaction.abort.timed.out.transaction.cleanup.interval.ms, 10 s
+// by default). No clock enters the rule. find-hanging only considers producers silent for longer
+// than --max-transaction-timeout (15 minutes by default) by its host's clock, so that a
+// transaction that ended while it asked is not named; here every reason is a difference between
+// the partition and the coordinator that such a transaction also shows, and confirmHanging's
+// second read of the partition takes it out, whatever the Terraform host's clock says.
+func hangingReason(k txnKey, p OpenPartition, l listedTxn, listed bool, d *describedTxn) string {
 	switch {
 	case !listed:
 		return fmt.Sprintf("no transaction coordinator lists producer id %d: the transaction hangs, or its "+
 			"transactional id is hidden from the provider's principal (listing it needs DESCRIBE on the "+
-			"TransactionalId)", k.id), true
+			"TransactionalId)", k.id)
 	case d == nil:
 		return fmt.Sprintf("the coordinator of transactional id %q no longer knows it (TRANSACTIONAL_ID_NOT_FOUND)",
-			l.transactionalID), true
-	case d.ProducerID != k.id || int32(d.ProducerEpoch) > k.epoch:
-		return fmt.Sprintf("the coordinator has moved transactional id %q on to producer id %d epoch %d",
-			l.transactionalID, d.ProducerID, d.ProducerEpoch), true
-	case !includes(d, p.Topic, p.Partition):
-		return fmt.Sprintf("the coordinator's transaction of transactional id %q (state %s) does not include the partition",
-			l.transactionalID, d.State), true
-	case d.StartTimestamp >= 0 && now.Sub(time.UnixMilli(d.StartTimestamp)) > time.Duration(d.TimeoutMillis)*time.Millisecond:
-		return fmt.Sprintf("open for %s, longer than its timeout of %d ms",
-			now.Sub(time.UnixMilli(d.StartTimestamp)).Round(time.Second), d.TimeoutMillis), false
+			l.transactionalID)
+	case d.ProducerID != k.id:
+		return fmt.Sprintf("the coordinator has moved transactional id %q on to producer id %d (epoch %d, state %s)",
+			l.transactionalID, d.ProducerID, d.ProducerEpoch, d.State)
+	case !includes(d, p.Topic, p.Partition) || !sameTransaction(d, k.epoch):
+		return fmt.Sprintf("the coordinator's transaction of transactional id %q (producer id %d, epoch %d, state %s) "+
+			"does not hold the transaction open on the partition (epoch %d)", l.transactionalID, d.ProducerID,
+			d.ProducerEpoch, d.State, k.epoch)
 	}
-	return "", false
+	return ""
+}
+
+// sameTransaction says whether the coordinator's transaction d, which includes the partition,
+// ends the partition's transaction of epoch: the same epoch, or a later one whose markers the
+// coordinator is writing.
+func sameTransaction(d *describedTxn, epoch int32) bool {
+	e := int32(d.ProducerEpoch)
+	return e == epoch || (e > epoch && (d.State == "PrepareCommit" || d.State == "PrepareAbort"))
 }
 
 // includes says whether the coordinator's transaction d has topic's partition.
@@ -696,16 +727,16 @@ func includes(d *describedTxn, topic string, partition int) bool {
 	return false
 }
 
-// confirmHanging asks the leaders again about the partitions where a transaction seemed to hang
-// for a reason that a transaction ending meanwhile also gives (recheck). The partitions were read
-// before the coordinators, and are read again after them: a transaction still open there from
-// the same offset was open all along, while its coordinator did not keep it open, so it hangs.
-// One that is no longer open ended normally, and does not.
+// confirmHanging asks the leaders again about the partitions where a transaction seemed to
+// hang. The partitions were read before the coordinators, and are read again after them: a
+// transaction still open there from the same offset was open all along, while its coordinator did
+// not hold it, so it hangs. One that is no longer open ended between the two reads (the
+// coordinator had already moved on when asked), and does not.
 func (pr *producerReads) confirmHanging(ctx context.Context, txns []OpenTransaction, leaders map[topicPartition]leader) error {
 	again := map[topicPartition]leader{}
 	for _, tx := range txns {
 		for _, p := range tx.Partitions {
-			if p.recheck {
+			if p.Hanging {
 				tp := topicPartition{p.Topic, p.Partition}
 				again[tp] = leaders[tp]
 			}
@@ -714,14 +745,14 @@ func (pr *producerReads) confirmHanging(ctx context.Context, txns []OpenTransact
 	if len(again) == 0 {
 		return nil
 	}
-	now, err := pr.describeProducers(ctx, again)
+	current, err := pr.describeProducers(ctx, again)
 	if err != nil {
 		return err
 	}
 	for i := range txns {
 		for j := range txns[i].Partitions {
 			p := &txns[i].Partitions[j]
-			if p.recheck && !stillOpen(now[topicPartition{p.Topic, p.Partition}], txns[i].ProducerID, txns[i].ProducerEpoch, p.StartOffset) {
+			if p.Hanging && !stillOpen(current[topicPartition{p.Topic, p.Partition}], txns[i].ProducerID, txns[i].ProducerEpoch, p.StartOffset) {
 				p.why, p.Hanging = "", false
 			}
 		}

@@ -27,11 +27,9 @@ func producersCluster(t *testing.T, opts ...kfake.Opt) *kfake.Cluster {
 	return c
 }
 
-func readProducers(t *testing.T, c *kfake.Cluster, req TopicProducersRequest, now time.Time) (TopicProducers, error) {
+func readProducers(t *testing.T, c *kfake.Cluster, req TopicProducersRequest) (TopicProducers, error) {
 	t.Helper()
-	cl := newClient(t, c, 3*time.Second)
-	pr := &producerReads{cluster: cl.cluster, offsets: cl.offsets, now: func() time.Time { return now }}
-	return pr.read(context.Background(), req)
+	return newClient(t, c, 3*time.Second).TopicProducers(context.Background(), req)
 }
 
 // showProducers prints every value the tests check.
@@ -71,7 +69,7 @@ func hasValue(p *int64) string {
 // has neither records nor producers. kfake lists transactional producers only.
 func TestTopicProducersOpenTransaction(t *testing.T) {
 	c := producersCluster(t, kfake.NumBrokers(3))
-	res, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t", "empty"}}, time.Now())
+	res, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t", "empty"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,46 +85,82 @@ tx "open-t" Ongoing timeout=60000 hanging=false on t/1@0
 	}
 }
 
-// The hanging rule on kfake, each case with the coordinators' answers replaced: (a) no
-// coordinator lists the producer id; (b) the coordinator's transaction lacks the partition, or
-// is a later epoch; (c) open longer than its timeout. (a) and (b) are confirmed by describing the
-// partition again; a transaction gone by then ended normally and does not hang.
+// The hanging rule on kfake, each case with the coordinators' answers replaced. It hangs where
+// the coordinator does not hold it on the partition: no coordinator lists the producer id; the
+// coordinator moved the id on to another producer id; its transaction lacks the partition, or is
+// a later epoch (ended under transaction version 2, or a later one open). A transaction the
+// coordinator holds does not hang: a young one, one long past its timeout, one whose markers a
+// later epoch is writing. A hanging one is confirmed by describing the partition again; a
+// transaction gone by then ended normally and does not hang. start_time is the coordinator's
+// only where its state is open.
 func TestTopicProducersHanging(t *testing.T) {
+	const past = 1_764_547_200_000 // 2025-12-01T00:00:00Z
+	notHeld := func(epoch int, state string) func(tx OpenTransaction) string {
+		return func(tx OpenTransaction) string {
+			return fmt.Sprintf(`t/1: the coordinator's transaction of transactional id "open-t" (producer id %d, epoch %d, state %s) `+
+				"does not hold the transaction open on the partition (epoch %d)", tx.ProducerID, int(tx.ProducerEpoch)+epoch, state, tx.ProducerEpoch)
+		}
+	}
 	for _, tc := range []struct {
 		name    string
 		control func(t *testing.T, c *kfake.Cluster)
-		later   time.Duration // how long after now the judgement is made
-		hanging bool
-		why     string
+		why     func(tx OpenTransaction) string // nil: not hanging
+		start   string                          // StartTime: "set" (kfake's), "null" or the value
 	}{
-		{name: "healthy", hanging: false},
-		{name: "(a) not listed", control: func(_ *testing.T, c *kfake.Cluster) {
+		{name: "young, held", start: "set"},
+		{name: "held long past its timeout", control: func(t *testing.T, c *kfake.Cluster) {
+			editDescribed(t, c, func(s *kmsg.DescribeTransactionsResponseTransactionState) {
+				s.StartTimestamp, s.TimeoutMillis = past, 1
+			})
+		}, start: fmt.Sprint(past)},
+		{name: "held, its commit's markers written at the next epoch", control: func(t *testing.T, c *kfake.Cluster) {
+			editDescribed(t, c, func(s *kmsg.DescribeTransactionsResponseTransactionState) {
+				s.ProducerEpoch++
+				s.State = "PrepareCommit"
+			})
+		}, start: "set"},
+		{name: "not listed", control: func(_ *testing.T, c *kfake.Cluster) {
 			c.ControlKey(int16(kmsg.ListTransactions), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
 				c.KeepControl()
 				return kreq.ResponseKind(), nil, true
 			})
-		}, hanging: true, why: "t/1: no transaction coordinator lists producer id"},
-		{name: "(b) partition not included", control: func(t *testing.T, c *kfake.Cluster) {
+		}, why: func(tx OpenTransaction) string {
+			return fmt.Sprintf("t/1: no transaction coordinator lists producer id %d: the transaction hangs, or its transactional "+
+				"id is hidden from the provider's principal (listing it needs DESCRIBE on the TransactionalId)", tx.ProducerID)
+		}, start: "null"},
+		{name: "moved on to another producer id", control: func(t *testing.T, c *kfake.Cluster) {
+			editDescribed(t, c, func(s *kmsg.DescribeTransactionsResponseTransactionState) {
+				s.ProducerID, s.ProducerEpoch, s.State, s.StartTimestamp, s.Topics = s.ProducerID+1, 0, "Empty", -1, nil
+			})
+		}, why: func(tx OpenTransaction) string {
+			return fmt.Sprintf(`t/1: the coordinator has moved transactional id "open-t" on to producer id %d (epoch 0, state Empty)`,
+				tx.ProducerID+1)
+		}, start: "null"},
+		{name: "partition not included", control: func(t *testing.T, c *kfake.Cluster) {
 			editDescribed(t, c, func(s *kmsg.DescribeTransactionsResponseTransactionState) { s.Topics = nil })
-		}, hanging: true, why: `t/1: the coordinator's transaction of transactional id "open-t" (state Ongoing) does not include the partition`},
-		{name: "(b) later epoch", control: func(t *testing.T, c *kfake.Cluster) {
+		}, why: notHeld(0, "Ongoing"), start: "set"},
+		{name: "ended at the next epoch (transaction version 2), start kept", control: func(t *testing.T, c *kfake.Cluster) {
+			editDescribed(t, c, func(s *kmsg.DescribeTransactionsResponseTransactionState) {
+				s.ProducerEpoch, s.State, s.StartTimestamp, s.Topics = s.ProducerEpoch+1, "CompleteCommit", past, nil
+			})
+		}, why: notHeld(1, "CompleteCommit"), start: "null"},
+		{name: "a later epoch open on the partition", control: func(t *testing.T, c *kfake.Cluster) {
 			editDescribed(t, c, func(s *kmsg.DescribeTransactionsResponseTransactionState) { s.ProducerEpoch++ })
-		}, hanging: true, why: `t/1: the coordinator has moved transactional id "open-t" on to producer id`},
-		{name: "(c) timed out", later: 2 * time.Minute, hanging: true, why: "t/1: open for 2m0s, longer than its timeout of 60000 ms"},
-		{name: "(a) ended meanwhile", control: func(_ *testing.T, c *kfake.Cluster) {
+		}, why: notHeld(1, "Ongoing"), start: "set"},
+		{name: "not listed, ended meanwhile", control: func(_ *testing.T, c *kfake.Cluster) {
 			c.ControlKey(int16(kmsg.ListTransactions), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
 				c.KeepControl()
 				return kreq.ResponseKind(), nil, true
 			})
 			endOnSecondDescribe(c)
-		}, hanging: false},
+		}, start: "null"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := producersCluster(t)
 			if tc.control != nil {
 				tc.control(t, c)
 			}
-			res, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t"}}, time.Now().Add(tc.later))
+			res, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,36 +168,25 @@ func TestTopicProducersHanging(t *testing.T) {
 				t.Fatalf("got %d transactions, want 1:\n%s", len(res.Transactions), showProducers(res))
 			}
 			tx := res.Transactions[0]
-			hanging := 0
-			if tc.hanging {
-				hanging = 1
+			want, hanging := "", 0
+			if tc.why != nil {
+				want, hanging = tc.why(tx), 1
 			}
-			if tx.Hanging != tc.hanging || !strings.HasPrefix(tx.Why, tc.why) || (tc.why == "") != (tx.Why == "") ||
-				res.Topics[0].HangingTransactions != hanging {
-				t.Fatalf("hanging %v (topic: %d), why %q; want %v, starting %q", tx.Hanging, res.Topics[0].HangingTransactions,
-					tx.Why, tc.hanging, tc.why)
+			if tx.Hanging != (hanging == 1) || tx.Why != want || res.Topics[0].HangingTransactions != hanging {
+				t.Fatalf("hanging %v (topic: %d), why %q; want %v, %q", tx.Hanging, res.Topics[0].HangingTransactions,
+					tx.Why, hanging == 1, want)
+			}
+			if start := show(tx.StartTime); start != tc.start && (tc.start != "set" || tx.StartTime == nil) {
+				t.Errorf("start time %s (state %q), want %s", start, tx.State, tc.start)
 			}
 		})
 	}
 }
 
-// editDescribed answers DescribeTransactions with kfake's own answer of now, as franz-go asks it,
-// edited.
+// editDescribed answers DescribeTransactions with kfake's own answer for "open-t", edited.
 func editDescribed(t *testing.T, c *kfake.Cluster, edit func(*kmsg.DescribeTransactionsResponseTransactionState)) {
 	t.Helper()
-	req := kmsg.NewPtrDescribeTransactionsRequest()
-	req.TransactionalIDs = []string{"open-t"}
-	res, err := req.RequestWith(context.Background(), acctest.FakeClient(t, c))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range res.TransactionStates {
-		edit(&res.TransactionStates[i])
-	}
-	c.ControlKey(int16(kmsg.DescribeTransactions), func(kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		return res, nil, true
-	})
+	acctest.FakeDescribeTransactions(t, c, "open-t", edit)
 }
 
 // endOnSecondDescribe answers the second DescribeProducers (the confirmation) with no producer:
@@ -197,19 +220,53 @@ func producersAnswer(kreq kmsg.Request, code int16) (kmsg.Response, error, bool)
 	return res, nil, true
 }
 
-// The hanging rule on plain values, where kfake cannot say it: a transaction hanging on one
-// partition and not another counts there only; a coordinator that no longer knows the id.
+// The hanging rule on plain values: each reason, and what the coordinator holds however old or
+// whatever its epoch; a transaction hanging on one partition and not another counts there only;
+// start_time only where the coordinator's state is open.
 func TestHangingRule(t *testing.T) {
-	now := time.UnixMilli(1_000_000)
 	k := txnKey{id: 7, epoch: 2}
-	open := map[txnKey][]OpenPartition{k: {{Topic: "a", Partition: 0, StartOffset: 5}, {Topic: "b", Partition: 1, StartOffset: 9}}}
-	listed := map[int64]listedTxn{7: {transactionalID: "tx"}}
-	described := map[string]describedTxn{"tx": {TransactionalID: "tx", State: "Ongoing", ProducerID: 7, ProducerEpoch: 2,
-		TimeoutMillis: 60_000, StartTimestamp: now.UnixMilli() - 1000,
-		Topics: []kmsg.DescribeTransactionsResponseTransactionStateTopic{{Topic: "a", Partitions: []int32{0}}}}}
-	txns := judgeTransactions(open, listed, described, now)
+	p := OpenPartition{Topic: "a", Partition: 0, StartOffset: 5}
+	l := listedTxn{transactionalID: "tx"}
+	onA := []kmsg.DescribeTransactionsResponseTransactionStateTopic{{Topic: "a", Partitions: []int32{0}}}
+	coordinator := func(id int64, epoch int16, state string, topics []kmsg.DescribeTransactionsResponseTransactionStateTopic) *describedTxn {
+		return &describedTxn{TransactionalID: "tx", State: state, ProducerID: id, ProducerEpoch: epoch, TimeoutMillis: 1,
+			StartTimestamp: 1, Topics: topics}
+	}
+	notHeld := func(epoch int, state string) string {
+		return fmt.Sprintf(`the coordinator's transaction of transactional id "tx" (producer id 7, epoch %d, state %s) `+
+			"does not hold the transaction open on the partition (epoch 2)", epoch, state)
+	}
+	for _, tc := range []struct {
+		name   string
+		listed bool
+		d      *describedTxn
+		why    string
+	}{
+		{"held, long past its timeout", true, coordinator(7, 2, "Ongoing", onA), ""},
+		{"held, committing", true, coordinator(7, 2, "PrepareCommit", onA), ""},
+		{"held, aborting at the next epoch (timed out, fenced)", true, coordinator(7, 3, "PrepareAbort", onA), ""},
+		{"held, committing at the next epoch (transaction version 2)", true, coordinator(7, 3, "PrepareCommit", onA), ""},
+		{"not listed", false, nil, "no transaction coordinator lists producer id 7: the transaction hangs, or its " +
+			"transactional id is hidden from the provider's principal (listing it needs DESCRIBE on the TransactionalId)"},
+		{"not known", true, nil, `the coordinator of transactional id "tx" no longer knows it (TRANSACTIONAL_ID_NOT_FOUND)`},
+		{"another producer id", true, coordinator(8, 0, "Ongoing", onA),
+			`the coordinator has moved transactional id "tx" on to producer id 8 (epoch 0, state Ongoing)`},
+		{"partition not included", true, coordinator(7, 2, "Ongoing", nil), notHeld(2, "Ongoing")},
+		{"ended (transaction version 1)", true, coordinator(7, 2, "CompleteAbort", nil), notHeld(2, "CompleteAbort")},
+		{"ended at the next epoch (transaction version 2)", true, coordinator(7, 3, "CompleteCommit", nil), notHeld(3, "CompleteCommit")},
+		{"a later epoch open", true, coordinator(7, 3, "Ongoing", onA), notHeld(3, "Ongoing")},
+		{"an earlier epoch writing markers", true, coordinator(7, 1, "PrepareCommit", onA), notHeld(1, "PrepareCommit")},
+	} {
+		if got := hangingReason(k, p, l, tc.listed, tc.d); got != tc.why {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.why)
+		}
+	}
+
+	open := map[txnKey][]OpenPartition{k: {p, {Topic: "b", Partition: 1, StartOffset: 9}}}
+	listed := map[int64]listedTxn{7: l}
+	txns := judgeTransactions(open, listed, map[string]describedTxn{"tx": *coordinator(7, 2, "Ongoing", onA)})
 	hanging, why := hangingSummary(txns[0].Partitions)
-	if !hanging || why != `b/1: the coordinator's transaction of transactional id "tx" (state Ongoing) does not include the partition` {
+	if !hanging || why != "b/1: "+notHeld(2, "Ongoing") {
 		t.Errorf("got %v %q", hanging, why)
 	}
 	txns[0].Hanging = hanging
@@ -219,12 +276,25 @@ func TestHangingRule(t *testing.T) {
 	if open, hangs := countTransactions(txns, "b"); open != 1 || hangs != 1 {
 		t.Errorf("topic b: %d open, %d hanging; want 1, 1", open, hangs)
 	}
-	txns = judgeTransactions(open, listed, nil, now)
-	if _, why := hangingSummary(txns[0].Partitions); !strings.Contains(why, "a/0, b/1: the coordinator of transactional id \"tx\" no longer knows it") {
+	txns = judgeTransactions(open, listed, nil)
+	if _, why := hangingSummary(txns[0].Partitions); why != `a/0, b/1: the coordinator of transactional id "tx" no longer knows it (TRANSACTIONAL_ID_NOT_FOUND)` {
 		t.Errorf("not described: got %q", why)
 	}
 	if tx := txns[0]; tx.TransactionalID != "tx" || tx.State != "" || tx.StartTime != nil || tx.TimeoutMs != nil {
 		t.Errorf("not described: got %+v", tx)
+	}
+
+	// DescribeTransactions answers -1 where no transaction began, and the ended one's start after it.
+	for state, want := range map[string]string{"Ongoing": "1", "PrepareCommit": "1", "PrepareAbort": "1", "CompleteCommit": "null",
+		"CompleteAbort": "null", "Empty": "null", "Dead": "null"} {
+		d := coordinator(7, 2, state, onA)
+		if state == "Empty" {
+			d.StartTimestamp = -1
+		}
+		txns := judgeTransactions(open, listed, map[string]describedTxn{"tx": *d})
+		if got := show(txns[0].StartTime); got != want || txns[0].State != state {
+			t.Errorf("%s: start time %s, want %s", state, got, want)
+		}
 	}
 }
 
@@ -233,7 +303,7 @@ func TestHangingRule(t *testing.T) {
 func TestTopicProducersErrors(t *testing.T) {
 	t.Run("pattern matches nothing", func(t *testing.T) {
 		c := producersCluster(t)
-		_, err := readProducers(t, c, TopicProducersRequest{Name: mustWhole(t, "nothing.*")}, time.Now())
+		_, err := readProducers(t, c, TopicProducersRequest{Name: mustWhole(t, "nothing.*")})
 		var nm *NoTopicMatchError
 		if !errors.As(err, &nm) || nm.Pattern != "nothing.*" {
 			t.Fatalf("got %v, want NoTopicMatchError for nothing.*", err)
@@ -241,14 +311,14 @@ func TestTopicProducersErrors(t *testing.T) {
 	})
 	t.Run("pattern", func(t *testing.T) {
 		c := producersCluster(t)
-		res, err := readProducers(t, c, TopicProducersRequest{Name: mustWhole(t, "t|e.*")}, time.Now())
+		res, err := readProducers(t, c, TopicProducersRequest{Name: mustWhole(t, "t|e.*")})
 		if err != nil || len(res.Topics) != 2 || res.Topics[0].Name != "empty" || res.Topics[1].Name != "t" {
 			t.Fatalf("got %s, %v; want topics empty and t", showProducers(res), err)
 		}
 	})
 	t.Run("missing topic", func(t *testing.T) {
 		c := producersCluster(t)
-		_, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t", "gone"}}, time.Now())
+		_, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t", "gone"}})
 		var tnf *TopicNotFoundError
 		if !errors.As(err, &tnf) || tnf.Topic != "gone" {
 			t.Fatalf("got %v, want TopicNotFoundError for gone", err)
@@ -260,7 +330,7 @@ func TestTopicProducersErrors(t *testing.T) {
 			c.KeepControl()
 			return producersAnswer(kreq, int16(TopicAuthorizationFailed))
 		})
-		_, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t"}}, time.Now())
+		_, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t"}})
 		var be *BrokerError
 		if !errors.As(err, &be) || be.Op != DescribeProducersOp || be.Code != TopicAuthorizationFailed || be.Topic != "t" {
 			t.Fatalf("got %v, want DescribeProducers TOPIC_AUTHORIZATION_FAILED on t", err)
@@ -270,7 +340,7 @@ func TestTopicProducersErrors(t *testing.T) {
 		v := kversion.V4_0_0()
 		v.SetMaxKeyVersion(int16(kmsg.DescribeProducers), -1)
 		c := producersCluster(t, kfake.MaxVersions(v))
-		_, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t"}}, time.Now())
+		_, err := readProducers(t, c, TopicProducersRequest{Topics: []string{"t"}})
 		var ue *UnsupportedError
 		if !errors.As(err, &ue) || ue.Since != "3.0" || !strings.Contains(ue.What, "DescribeProducers") {
 			t.Fatalf("got %v, want UnsupportedError naming DescribeProducers and 3.0", err)

@@ -203,6 +203,18 @@ func TestAccGatingRecipe_transactionsHoldingReaders(t *testing.T) {
 // it, which Kafka 4 cannot be brought to (the leader adds the partition itself, KIP-890).
 func hangingTransaction(t *testing.T) *kfake.Cluster {
 	t.Helper()
+	c := fakeOpenTransaction(t)
+	c.ControlKey(int16(kmsg.ListTransactions), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		return req.ResponseKind(), nil, true // no coordinator holds the transaction
+	})
+	return c
+}
+
+// fakeOpenTransaction is a kfake cluster whose topic orders (one partition) holds one record of
+// a transaction left open, transactional id "held-open".
+func fakeOpenTransaction(t *testing.T) *kfake.Cluster {
+	t.Helper()
 	c := acctest.Fake(t, kfake.SeedTopics(1, "orders"))
 	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic("orders"),
 		kgo.TransactionalID("held-open"), kgo.TransactionTimeout(time.Minute))
@@ -216,10 +228,6 @@ func hangingTransaction(t *testing.T) *kfake.Cluster {
 	if err := cl.ProduceSync(t.Context(), &kgo.Record{Value: []byte("held")}).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
-	c.ControlKey(int16(kmsg.ListTransactions), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		return req.ResponseKind(), nil, true // no coordinator keeps the transaction open
-	})
 	return c
 }
 

@@ -172,7 +172,7 @@ func TestRecipeMocked_transactionsHoldingReaders(t *testing.T) {
 	wantRuns(t, out, 2)
 }
 
-// On the broker, a young open transaction (its coordinator keeps it open) does not warn. A hanging
+// On the broker, a young open transaction (its coordinator holds it) does not warn. A hanging
 // transaction cannot be made on Kafka 4 (KIP-890), so the hanging case is franz-go's kfake with an
 // open transaction that no coordinator lists, as in TestAccGatingRecipe_transactionsHoldingReaders.
 func TestAccRecipeBroker_transactionsHoldingReaders(t *testing.T) {

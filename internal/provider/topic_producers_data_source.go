@@ -125,18 +125,24 @@ var transactionObject = schema.NestedAttributeObject{Attributes: map[string]sche
 		"coordinator says (DescribeTransactions): `Ongoing`, `PrepareCommit`, `PrepareAbort`, `CompleteCommit`, " +
 		"`CompleteAbort`, `Empty`, `PrepareEpochFence` or `Dead`; `null` when no coordinator lists it."},
 	"start_time": schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{},
-		MarkdownDescription: "When the coordinator's current transaction of the transactional id started, RFC " +
-			"3339 in UTC with milliseconds; `null` when no coordinator lists it or none is open there."},
+		MarkdownDescription: "When the coordinator's transaction of the transactional id started " +
+			"(DescribeTransactions), RFC 3339 in UTC with milliseconds, where `state` is open: `Ongoing`, " +
+			"`PrepareCommit` or `PrepareAbort`. `null` in every other state, where the coordinator holds no open " +
+			"transaction (after `CompleteCommit` or `CompleteAbort` it still answers the ended one's start), and " +
+			"when no coordinator lists it."},
 	"timeout_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "The transaction timeout the " +
 		"producer asked for (`transaction.timeout.ms`), in milliseconds; `null` when no coordinator lists it."},
 	"partitions": schema.ListNestedAttribute{Computed: true, NestedObject: openPartitionObject,
 		MarkdownDescription: "The partitions of the selected topics where the transaction is open, sorted by topic " +
 			"and partition."},
 	"hanging": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether it hangs on one of its " +
-		"partitions, by KIP-664's rule (`kafka-transactions.sh find-hanging`): no coordinator lists the " +
-		"producer id (or the principal may not see it), the coordinator's transaction is a later epoch or " +
-		"lacks the partition, or it has been open longer than `timeout_ms`. A hanging transaction holds " +
-		"read_committed consumers back until an operator aborts it (`kafka-transactions.sh abort`)."},
+		"partitions, by KIP-664's rule as `kafka-transactions.sh find-hanging` applies it: its coordinator does " +
+		"not hold it with that partition, so no marker will end it there; one its coordinator holds never hangs, " +
+		"however long past `timeout_ms` (the coordinator aborts it itself). No clock enters the rule: where " +
+		"find-hanging skips producers that wrote within `--max-transaction-timeout` (by its host's clock), the " +
+		"provider reads the partition again after the coordinators answered, and a transaction no longer open " +
+		"there ended meanwhile. A hanging transaction holds read_committed consumers back until an operator " +
+		"aborts it (`kafka-transactions.sh abort`); the cases are under \"How it reads\"."},
 	"hanging_reason": schema.StringAttribute{Computed: true, MarkdownDescription: "Why it hangs, each " +
 		"reason after the partitions it holds for (`topic/partition, ...: reason`, joined by `; `); `null` when " +
 		"`hanging` is `false`."},

@@ -13,7 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
@@ -44,7 +47,8 @@ func expectValue(attr string, want knownvalue.Check) statecheck.StateCheck {
 // writersAgree checks every computed attribute against the oracle (kadm: ListOffsets,
 // DescribeProducers, ListTransactions, DescribeTransactions), read when the state is checked,
 // after the provider's read: nothing writes to the topics in between. The transactions it
-// expects are all healthy: listed by a coordinator, so not hanging.
+// expects are all healthy: the oracle must find each held by its coordinator (the same producer
+// id and epoch, Ongoing, with each partition where it is open), so none hangs.
 type writersAgree struct {
 	t      *testing.T
 	k      *acctest.Kafka
@@ -59,6 +63,7 @@ func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateR
 		unknown      bool // a topic holds records of no known time: every last write above it is null
 		held         int64
 		open         = map[[2]int64][]knownvalue.Check{} // producer id and epoch: its open partitions
+		openOn       = map[[2]int64]kadm.TopicsSet{}     // the same, as the oracle's set
 		openByTopic  = map[string]map[[2]int64]bool{}
 		transactions []knownvalue.Check
 	)
@@ -98,6 +103,9 @@ func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateR
 						"start_offset": knownvalue.Int64Exact(pr.CurrentTxnStartOffset),
 					}))
 					openByTopic[topic][key] = true
+					set := openOn[key]
+					set.Add(topic, p)
+					openOn[key] = set
 				}
 				var lastTs knownvalue.Check = knownvalue.Null()
 				if pr.LastTimestamp >= 0 {
@@ -148,6 +156,10 @@ func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateR
 			resp.Error = fmt.Errorf("oracle: no coordinator lists producer id %d, which has a transaction open", key[0])
 			return
 		}
+		if err := heldByCoordinator(d, key, openOn[key]); err != nil {
+			resp.Error = err
+			return
+		}
 		transactions = append(transactions, knownvalue.ObjectExact(map[string]knownvalue.Check{
 			"transactional_id": knownvalue.StringExact(d.TxnID), "producer_id": knownvalue.Int64Exact(key[0]),
 			"producer_epoch": knownvalue.Int64Exact(key[1]), "state": knownvalue.StringExact(d.State),
@@ -175,6 +187,22 @@ func (w writersAgree) CheckState(ctx context.Context, req statecheck.CheckStateR
 			return
 		}
 	}
+}
+
+// heldByCoordinator checks that the oracle's coordinator holds producer id and epoch key's
+// transaction, Ongoing, with every partition where it is open.
+func heldByCoordinator(d kadm.DescribedTransaction, key [2]int64, open kadm.TopicsSet) error {
+	if d.ProducerID != key[0] || int64(d.ProducerEpoch) != key[1] || d.State != "Ongoing" {
+		return fmt.Errorf("oracle: the coordinator of %s holds producer id %d epoch %d %s, not producer id %d epoch %d Ongoing",
+			d.TxnID, d.ProducerID, d.ProducerEpoch, d.State, key[0], key[1])
+	}
+	var err error
+	open.Each(func(topic string, p int32) {
+		if !d.Topics.Lookup(topic, p) && err == nil {
+			err = fmt.Errorf("oracle: the coordinator of %s does not hold %s/%d, where the transaction is open", d.TxnID, topic, p)
+		}
+	})
+	return err
 }
 
 func expectWriters(t *testing.T, k *acctest.Kafka, topics ...string) statecheck.StateCheck {
@@ -263,8 +291,9 @@ func TestAccTopicProducers_notIdempotent(t *testing.T) {
 }
 
 // A young open transaction holds its 3 records behind the last stable offset: open, Ongoing,
-// under its transactional id, not hanging. Committed, then another one aborted: no open
-// transaction, nothing held.
+// under its transactional id, held by its coordinator (the oracle checks it), so not hanging, as
+// Kafka's own find-hanging agrees. Committed, then another one aborted: no open transaction,
+// nothing held.
 func TestAccTopicProducers_transactions(t *testing.T) {
 	t.Parallel()
 	k := acctest.Connect(t)
@@ -272,6 +301,9 @@ func TestAccTopicProducers_transactions(t *testing.T) {
 	id := topic + "-txn"
 	cl := k.Transactional(id)
 	k.Transaction(cl, topic, 1, 3, nil)
+	if rows := k.FindHanging(topic); len(rows) != 0 {
+		t.Fatalf("oracle: find-hanging lists a young open transaction: %q", rows)
+	}
 	config := topicProducersConfig(t, topicsArg(topic))
 	closed := []statecheck.StateCheck{
 		expectWriters(t, k, topic),
@@ -314,6 +346,75 @@ func TestAccTopicProducers_transactions(t *testing.T) {
 				},
 				Config:            config,
 				ConfigStateChecks: closed,
+			},
+		},
+	})
+}
+
+// A transaction its coordinator still holds (Ongoing, with the partition) is not hanging however
+// long past its timeout: the coordinator aborts it itself. Kafka's coordinator does so within
+// seconds, so the broker here is kfake, whose DescribeTransactions answer is its own with the start
+// moved to 2025-12-01 and a 1 ms timeout. Under transaction version 2 (KIP-890) a transaction the
+// coordinator has ended sits at the next epoch, with its start kept: one still open on the
+// partition at the epoch before hangs, and the reason names the coordinator's transaction.
+func TestAccTopicProducers_hangingRule(t *testing.T) {
+	t.Parallel()
+	acctest.BootstrapServers(t) // an acceptance test: Terraform runs; the broker here is kfake
+	const past = 1_764_547_200_000
+	var held, ended kmsg.DescribeTransactionsResponseTransactionState // the coordinator's answers
+	heldC, endedC := fakeOpenTransaction(t), fakeOpenTransaction(t)
+	acctest.FakeDescribeTransactions(t, heldC, "held-open", func(s *kmsg.DescribeTransactionsResponseTransactionState) {
+		s.StartTimestamp, s.TimeoutMillis = past, 1
+		held = *s
+	})
+	acctest.FakeDescribeTransactions(t, endedC, "held-open", func(s *kmsg.DescribeTransactionsResponseTransactionState) {
+		ended = *s // the open transaction's producer id and epoch
+		s.ProducerEpoch, s.State, s.StartTimestamp, s.Topics = s.ProducerEpoch+1, "CompleteCommit", past, nil
+	})
+	if held.State != "Ongoing" || len(held.Topics) != 1 || held.Topics[0].Topic != "orders" || !slices.Equal(held.Topics[0].Partitions, []int32{0}) {
+		t.Fatalf("kfake's coordinator does not hold the transaction open on orders/0: %+v", held)
+	}
+	config := func(c *kfake.Cluster) string {
+		return fmt.Sprintf("provider \"kafka\" {\n  bootstrap_servers = [%q]\n}\ndata \"kafka_topic_producers\" \"test\" {\n  %s\n}\n",
+			c.ListenAddrs()[0], topicsArg("orders"))
+	}
+	// reason nil: not hanging.
+	transaction := func(s kmsg.DescribeTransactionsResponseTransactionState, state string, start, reason knownvalue.Check) knownvalue.Check {
+		var why knownvalue.Check = knownvalue.Null()
+		if reason != nil {
+			why = reason
+		}
+		return knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"transactional_id": knownvalue.StringExact("held-open"), "producer_id": knownvalue.Int64Exact(s.ProducerID),
+			"producer_epoch": knownvalue.Int64Exact(int64(s.ProducerEpoch)), "state": knownvalue.StringExact(state),
+			"start_time": start, "timeout_ms": knownvalue.Int64Exact(int64(s.TimeoutMillis)),
+			"partitions": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"topic": knownvalue.StringExact("orders"), "partition": knownvalue.Int64Exact(0), "start_offset": knownvalue.Int64Exact(0),
+			})}),
+			"hanging": knownvalue.Bool(reason != nil), "hanging_reason": why,
+		})})
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config(heldC),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectValue("transactions", transaction(held, "Ongoing", knownvalue.StringExact("2025-12-01T00:00:00.000Z"), nil)),
+					expectValue("open_transactions", knownvalue.Int64Exact(1)),
+					expectValue("hanging_transactions", knownvalue.Int64Exact(0)),
+					expectValue("held_records", knownvalue.Int64Exact(1)),
+				},
+			},
+			{
+				Config: config(endedC),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectValue("transactions", transaction(ended, "CompleteCommit", knownvalue.Null(), knownvalue.StringExact(fmt.Sprintf(
+						`orders/0: the coordinator's transaction of transactional id "held-open" (producer id %d, epoch %d, state `+
+							"CompleteCommit) does not hold the transaction open on the partition (epoch %d)",
+						ended.ProducerID, ended.ProducerEpoch+1, ended.ProducerEpoch)))),
+					expectValue("hanging_transactions", knownvalue.Int64Exact(1)),
+				},
 			},
 		},
 	})

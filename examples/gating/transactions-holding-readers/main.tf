@@ -1,9 +1,10 @@
-# Warn, on every plan and apply, when a transaction on the orders topics holds read_committed
-# consumers back for longer than it may: open past its timeout, or hanging (KIP-664's rule, as
-# kafka-transactions.sh find-hanging applies it: no coordinator keeps it open). Such a transaction
-# freezes the last stable offset, so no read_committed consumer gets past it, and every group's
-# caught_up stays false; only an operator's kafka-transactions.sh abort ends a hanging one. A check
-# block never blocks: it reports a warning.
+# Warn, on every plan and apply, when a transaction on the orders topics hangs (KIP-664's rule, as
+# kafka-transactions.sh find-hanging applies it: open on a partition while its coordinator does not
+# hold it there, so no marker will end it). Such a transaction freezes the last stable offset, so no
+# read_committed consumer gets past it, and every group's caught_up stays false until an operator
+# aborts it with kafka-transactions.sh abort. One its coordinator holds is not hanging, however old:
+# past its timeout the coordinator aborts it itself. A check block never blocks: it reports a
+# warning.
 terraform {
   required_providers {
     kafka = { source = "kafka-offsets/kafka" }
