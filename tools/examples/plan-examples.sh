@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Plans every documented example (examples/demo, examples/provider, examples/data-sources/*,
-# examples/functions/*, examples/gating/*: the docs' examples and the gating guide's recipes) with
+# Plans every documented example as pasted (examples/demo, examples/provider,
+# examples/data-sources/*, examples/functions/*, examples/gating/*: the docs' examples and the
+# gating guide's recipes; and the README's Usage block) with
 # each Terraform or OpenTofu binary given, against a real broker, through a local build and a
 # dev_overrides CLI configuration (tools/examples/dev-overrides.sh). This is how the installation
 # guide's lower bound was found; CI runs it on every version it tests.
@@ -41,13 +42,21 @@ needs_newer() {
   fi
 }
 
+# The README's Usage block, as a user pastes it into an empty directory, its localhost:9092 the
+# test broker's address.
+mkdir -p "$work/readme-usage"
+awk '/^## Usage/ { usage = 1 } usage && /^```hcl/ { block = 1; next } block && /^```/ { exit } block' \
+  "$repo/README.md" | sed "s/\"localhost:9092\"/\"${KAFKA_BOOTSTRAP_SERVERS%%,*}\"/" >"$work/readme-usage/main.tf"
+[[ -s $work/readme-usage/main.tf ]] || { echo "plan-examples: README.md has no hcl block under ## Usage" >&2; exit 1; }
+
 failed_any=0
 for bin in "$@"; do
   label=$("$repo/tools/terraform-versions.sh" label "$bin")
   passed=0 failed=0 skipped=0
   for dir in "$repo"/examples/demo "$repo"/examples/provider "$repo"/examples/data-sources/*/ \
-    "$repo"/examples/functions/*/ "$repo"/examples/gating/*/; do
+    "$repo"/examples/functions/*/ "$repo"/examples/gating/*/ "$work/readme-usage"; do
     name=${dir#"$repo"/examples/}
+    name=${name#"$work"/}
     name=${name%/}
     if why=$(needs_newer "$bin" "$dir"); then
       echo "skip: $label: $name: $why"
@@ -56,11 +65,8 @@ for bin in "$@"; do
     fi
     tmp="$work/plan/$name"
     rm -rf "$tmp" && mkdir -p "$tmp"
+    # As pasted: an example without its terraform block would ask for hashicorp/kafka, and fail.
     cp "$dir"/*.tf "$tmp/"
-    # The docs' snippets leave out the terraform block: without it the provider would be hashicorp/kafka.
-    if ! grep -q required_providers "$tmp"/*.tf; then
-      printf 'terraform {\n  required_providers {\n    kafka = { source = "kafka-offsets/kafka" }\n  }\n}\n' >"$tmp/zz_required_providers.tf"
-    fi
     if out=$("$bin" -chdir="$tmp" plan -input=false -no-color 2>&1); then
       echo "ok:   $label: $name"
       passed=$((passed + 1))

@@ -1,5 +1,11 @@
 # Roll out only once billing-service has read everything of invoices. caught_up is never null, and
 # false for a lag, a commit outside the log, or a partition without a commit where records wait.
+terraform {
+  required_providers {
+    kafka = { source = "kafka-offsets/kafka" } # not hashicorp/kafka: name it in every module that uses it
+  }
+}
+
 data "kafka_consumer_group_offsets" "billing_invoices" {
   group_id = "billing-service"
   topics   = ["invoices"] # always in a gate: the verdict then covers every partition of the topic

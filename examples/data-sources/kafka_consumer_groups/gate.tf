@@ -1,6 +1,12 @@
 # Cut the producers of orders over to a new topic only once every group that reads orders has
 # caught up. caught_up is true only when at least one group reads it and each has caught up: a
 # topic nobody reads gives false, since no reader vouches for its records.
+terraform {
+  required_providers {
+    kafka = { source = "kafka-offsets/kafka" } # not hashicorp/kafka: name it in every module that uses it
+  }
+}
+
 data "kafka_consumer_groups" "orders_gate" {
   topics = ["orders"]
 }

@@ -1,6 +1,12 @@
 # Start a replay of payments/0 from a saved offset only while the partition still holds it:
 # retention and DeleteRecords move earliest_offset forward, and a consumer asked to start below it
 # resets (auto.offset.reset) instead of replaying.
+terraform {
+  required_providers {
+    kafka = { source = "kafka-offsets/kafka" } # not hashicorp/kafka: name it in every module that uses it
+  }
+}
+
 variable "replay_from_offset" {
   type     = number
   default  = 0

@@ -1,6 +1,12 @@
 # Delete topic audit (to recreate it with more partitions) only while it holds no record: its
 # records would go with it. message_count == 0 means empty; "drained" (every reader has read
 # everything) is kafka_consumer_groups' caught_up.
+terraform {
+  required_providers {
+    kafka = { source = "kafka-offsets/kafka" } # not hashicorp/kafka: name it in every module that uses it
+  }
+}
+
 data "kafka_topic_offsets" "audit" {
   topic = "audit"
 }

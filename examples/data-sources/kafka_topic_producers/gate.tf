@@ -1,6 +1,12 @@
 # Move the consumers of payments to another topic only while no transaction is open on it: records
 # of an open transaction are not readable under read_committed yet (held_records), and would be
 # missed if the transaction commits after the move.
+terraform {
+  required_providers {
+    kafka = { source = "kafka-offsets/kafka" } # not hashicorp/kafka: name it in every module that uses it
+  }
+}
+
 data "kafka_topic_producers" "payments" {
   topics = ["payments"]
 }

@@ -2,6 +2,12 @@
 # transaction is open on it, and every group that reads it has read everything. drained is true
 # only when the read proves it, so a bare terraform test mock (false) refuses too. Once the topic
 # is deleted it reads as drained (missing_topics), and the plans after the deletion pass.
+terraform {
+  required_providers {
+    kafka = { source = "kafka-offsets/kafka" } # not hashicorp/kafka: name it in every module that uses it
+  }
+}
+
 variable "retire_audit_topic" {
   type    = bool
   default = false
