@@ -112,7 +112,7 @@ func TestAccConsumerGroupOffsets_missingGroup(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      groupConfig(t, group, ""),
-			ExpectError: errorLike("Consumer group not found", fmt.Sprintf("consumer group %q has no members and no committed offsets", group)),
+			ExpectError: errorLike("Consumer group not found", fmt.Sprintf("consumer group %q does not exist: its coordinator neither describes nor lists it", group)),
 		}},
 	})
 }
