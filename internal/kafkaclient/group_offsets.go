@@ -78,8 +78,9 @@ type GroupPartitionOffsets struct {
 }
 
 // GroupNotFoundError: the group does not exist. Apache Kafka does not say "no such group": it
-// describes the group as Dead or Empty and fetches no offsets. Some Kafka-compatible services
-// (and franz-go's kfake) answer GROUP_ID_NOT_FOUND instead.
+// describes the group as Dead and fetches no offsets (read: only where nothing is hidden from the
+// principal). Some Kafka-compatible services (and franz-go's kfake) answer GROUP_ID_NOT_FOUND
+// instead.
 type GroupNotFoundError struct {
 	GroupID string
 	State   string
@@ -99,9 +100,8 @@ func (e *GroupNotFoundError) Error() string {
 		return fmt.Sprintf("consumer group %q does not exist: no broker lists it (ListGroups), and the cluster "+
 			"has no %s topic (on Apache Kafka: no consumer group has ever existed on this cluster)", e.GroupID, offsetsTopic)
 	}
-	return fmt.Sprintf("consumer group %q has no members and no committed offsets (broker reports state %q): "+
-		"it does not exist, it has never committed, or the provider's principal may not DESCRIBE the topics "+
-		"it committed on (OffsetFetch leaves those out)", e.GroupID, e.State)
+	return fmt.Sprintf("consumer group %q does not exist: its coordinator neither describes nor lists it "+
+		"(state %q) and OffsetFetch answers no committed offset for it", e.GroupID, e.State)
 }
 
 // groupReads is the room of the group reads: one group's commits, members and lag (this file),
@@ -132,9 +132,6 @@ func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupO
 	if err != nil {
 		return GroupOffsets{}, err
 	}
-	if !r.live && len(r.committed) == 0 && r.kind != ShareGroup {
-		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state}
-	}
 	out := GroupOffsets{State: r.state, Type: r.kind, Members: r.members}
 	topics, unseen := req.Topics, ""
 	if topics == nil {
@@ -161,6 +158,11 @@ func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupO
 	}
 	if err != nil {
 		return GroupOffsets{}, err
+	}
+	// Nothing hidden: without topics, the read saw every topic of the cluster; with topics, Metadata
+	// answered for each (a hidden one fails the read above).
+	if r.unknown() && unseen == "" {
+		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state}
 	}
 	for _, topic := range topics {
 		for _, p := range offsets[topic] {
@@ -212,6 +214,15 @@ type groupRead struct {
 
 	members int                     // -1 where unknown
 	owns    map[topicPartition]bool // what its members own now (assignments.go)
+}
+
+// unknown: the coordinator neither describes nor lists the group (Dead), and OffsetFetch shows
+// no commit. On Apache Kafka a group with commits is described Empty, so that is "not found"; but
+// OffsetFetch leaves out the topics the principal may not DESCRIBE, so the read believes it only
+// where nothing it covers is hidden (read). A group the coordinator describes or lists exists,
+// whatever commits it shows.
+func (r *groupRead) unknown() bool {
+	return !r.live && len(r.committed) == 0 && r.kind != ShareGroup && r.state == "Dead"
 }
 
 // attempt is one try of withRetries: find the coordinator, the group's state and its commits.

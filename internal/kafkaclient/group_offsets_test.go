@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -84,7 +85,7 @@ func TestGroupIDNotFound(t *testing.T) {
 				resp.Version = r.GetVersion()
 				return resp, nil, true
 			})
-		}, want: `consumer group "nobody" has no members and no committed offsets (broker reports state "Dead")`},
+		}, want: `consumer group "nobody" does not exist: its coordinator neither describes nor lists it (state "Dead") and OffsetFetch answers no committed offset for it`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// __consumer_offsets seeded: the read goes on to DescribeGroups and OffsetFetch.
@@ -95,6 +96,70 @@ func TestGroupIDNotFound(t *testing.T) {
 			var gnf *GroupNotFoundError
 			if !errors.As(err, &gnf) || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("got %T %v\nwant GroupNotFoundError %q", err, err, tc.want)
+			}
+		})
+	}
+}
+
+// fetchNothing makes OffsetFetch answer every group without an error and without offsets, as
+// Apache Kafka answers for a group whose commits all lie on topics the principal may not DESCRIBE
+// (and for a group that does not exist).
+func fetchNothing(c *kfake.Cluster) {
+	c.ControlKey(int16(kmsg.OffsetFetch), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		resp := kmsg.NewPtrOffsetFetchResponse()
+		resp.Version = r.GetVersion()
+		return resp, nil, true
+	})
+}
+
+// A group is "not found" only where the cluster says so with nothing hidden from the principal:
+// OffsetFetch leaves out the topics it may not DESCRIBE, so "no commit" alone proves nothing. A
+// group the coordinator lists (Empty: commits kept, here all on a hidden topic) exists; one it
+// neither describes nor lists is believed missing only where no topic the read covers is hidden.
+// Either way the verdict is false, saying which topics were not seen first, and total_lag is
+// unknown.
+func TestHiddenCommitsAreNotAMissingGroup(t *testing.T) {
+	noPartition := "no partition: the group has no commit and no member on the selected topics, so the " +
+		"cluster cannot vouch that it has read anything"
+	unseenTB := regexp.MustCompile(`^topics not seen: the provider's principal may not DESCRIBE 1 topic of the cluster \(tb\)`)
+	for _, tc := range []struct {
+		name, group, state string
+		arrange            func(c *kfake.Cluster)
+	}{
+		{name: "listed (Empty), its commits on a hidden topic", group: "g", state: "Empty", arrange: func(c *kfake.Cluster) {
+			acctest.FakeCommit(t, c, "g", "ta", 0, 5) // the group exists; OffsetFetch shows none of its commits
+		}},
+		{name: "neither described nor listed, a topic hidden", group: "nobody", state: "Dead", arrange: func(c *kfake.Cluster) {
+			acctest.FakeCommit(t, c, "other", "ta", 0, 0) // some group exists, not this one
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCluster(t, withOffsetsTopic(), kfake.SeedTopics(1, "ta"))
+			produce(t, c, "ta", 0, 5)
+			tc.arrange(c)
+			fetchNothing(c)
+			holdTopics(c, []string{"ta", "tb"}, "tb")
+			cl := newClient(t, c, 5*time.Second)
+			got, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: tc.group})
+			if err != nil {
+				t.Fatalf("got %v; want the group read, not caught up", err)
+			}
+			if got.State != tc.state || len(got.Partitions) != 0 || got.CaughtUp || got.TotalLag != nil ||
+				len(got.NotCaughtUp) != 2 || !unseenTB.MatchString(got.NotCaughtUp[0]) || got.NotCaughtUp[1] != noPartition {
+				t.Fatalf("got state %q, %d partitions, %+v; want state %s, no partition, not caught up for the hidden "+
+					"topic tb and no partition, total lag unknown", got.State, len(got.Partitions), got.Verdict, tc.state)
+			}
+			// Named topics, all visible: a listed group shows them without a commit; one the
+			// coordinator does not know, with no commit on any of them, is missing.
+			got, err = cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: tc.group, Topics: []string{"ta"}})
+			var gnf *GroupNotFoundError
+			switch {
+			case tc.state == "Dead" && !errors.As(err, &gnf):
+				t.Fatalf("topics = [ta]: got %v, want GroupNotFoundError", err)
+			case tc.state != "Dead" && (err != nil || got.CaughtUp || describe(got.Partitions) !=
+				"ta/0 committed=null earliest=0 latest=5 lag=null outOfRange=false logEnd=5; "):
+				t.Fatalf("topics = [ta]: got %s, %+v, %v; want ta/0 without a commit, not caught up", describe(got.Partitions), got.Verdict, err)
 			}
 		})
 	}

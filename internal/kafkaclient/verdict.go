@@ -75,15 +75,24 @@ func (p GroupPartitionOffsets) NotCaughtUp() string {
 	case p.OutOfRange:
 		return where + fmt.Sprintf("committed offset %d is before the log start %d: records were deleted "+
 			"unread, and consumers reset per auto.offset.reset", *p.Committed, p.Earliest)
+	case *p.Lag > 0 && p.heldOffsets() > 0:
+		return where + fmt.Sprintf("lag %d (committed_offset %d, latest_offset %d), and %s", *p.Lag, *p.Committed,
+			p.Latest, p.heldBehind(p.Latest))
 	case *p.Lag > 0:
 		return where + fmt.Sprintf("lag %d (committed_offset %d, latest_offset %d)", *p.Lag, *p.Committed, p.Latest)
 	case p.Held():
-		return where + fmt.Sprintf("committed offset %d, and %s behind an open transaction (last stable offset "+
-			"%d, high watermark %d): read_committed consumers get them once it commits or aborts, and "+
-			"kafka-consumer-groups.sh counts them as LAG %d", *p.Committed, waiting(*p.Committed, p.LogEnd),
-			p.Latest, p.LogEnd, p.LogEnd-*p.Committed)
+		return where + fmt.Sprintf("committed offset %d, and %s", *p.Committed, p.heldBehind(*p.Committed))
 	}
 	return ""
+}
+
+// heldBehind says that the offsets from from to the high watermark wait behind an open
+// transaction, and what kafka-consumer-groups.sh counts as LAG: from the commit to the high
+// watermark.
+func (p GroupPartitionOffsets) heldBehind(from int64) string {
+	return fmt.Sprintf("%s behind an open transaction (last stable offset %d, high watermark %d): read_committed "+
+		"consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts LAG %d to the high watermark",
+		waiting(from, p.LogEnd), p.Latest, p.LogEnd, p.LogEnd-*p.Committed)
 }
 
 // waiting says which offsets, from and below end, wait: "offset 4 waits", "offsets 4 to 9 wait".
@@ -102,6 +111,17 @@ func (p GroupPartitionOffsets) Held() bool {
 	return p.Committed != nil && !p.Share && !p.OutOfRange && *p.Lag <= 0 && *p.Committed < p.LogEnd
 }
 
+// heldOffsets is how many offsets past p's commit wait behind an open transaction: under
+// read_committed, from the last stable offset (or the commit, where it lies past it) to the high
+// watermark. 0 under read_uncommitted, where the two are one, and for a partition without a commit
+// inside the log or of a share group (whose lag is the broker's count).
+func (p GroupPartitionOffsets) heldOffsets() int64 {
+	if p.Committed == nil || p.Share || p.OutOfRange {
+		return 0
+	}
+	return p.LogEnd - max(*p.Committed, p.Latest)
+}
+
 // Measured: p has not caught up, by an amount its lag or time lag measures: a commit inside the
 // log with a positive lag, or held behind an open transaction. The other reasons (no commit where
 // records wait, a commit outside the log) leave the group's position unknown.
@@ -116,17 +136,17 @@ func (p GroupPartitionOffsets) LagUnknown() bool {
 	return p.Assigned && p.Committed == nil && p.Earliest < p.LogEnd
 }
 
-// behind is what p adds to the total lag: its positive lag, or, held behind an open transaction,
-// the offsets from its commit to the high watermark (as kafka-consumer-groups.sh counts them), so
-// that a total of 0 never stands beside records that wait.
+// behind is what p adds to the total lag: its positive lag and the offsets held behind an open
+// transaction past it. For a commit inside the log of a consumer group that is the high watermark
+// minus the commit, kafka-consumer-groups.sh's LAG, whatever the isolation level (under
+// read_committed the lag alone stops at the last stable offset), so that a total of 0 never stands
+// beside records that wait, and a group below the last stable offset is not counted short of one
+// at it. A share group adds the broker's lag.
 func (p GroupPartitionOffsets) behind() int64 {
-	switch {
-	case p.Held():
-		return p.LogEnd - *p.Committed
-	case p.Lag != nil && *p.Lag > 0:
-		return *p.Lag
+	if p.Lag == nil {
+		return 0
 	}
-	return 0
+	return max(*p.Lag, 0) + p.heldOffsets()
 }
 
 // Verdict is a group's verdict over the partitions read, the one every data source shows.
@@ -138,8 +158,10 @@ type Verdict struct {
 	NotCaughtUp []string
 	// Uncommitted counts the partitions whose lag is unknown (LagUnknown).
 	Uncommitted int
-	// TotalLag sums the positive lags and the records held behind open transactions (behind): a
-	// negative lag (a commit past the log end) must not cancel another partition's real lag. nil where the group lags by an amount nobody knows
+	// TotalLag sums what each partition is behind (behind): for a consumer group's commit inside
+	// the log, the high watermark minus the commit, as kafka-consumer-groups.sh counts LAG; for a
+	// share group, its positive lag. A negative lag (a commit past the log end) must not cancel
+	// another partition's real lag. nil where the group lags by an amount nobody knows
 	// (Uncommitted > 0), where a partition has not caught up by an amount no lag measures (no
 	// commit where records wait, a commit outside the log: a sum without it would read 0 while
 	// records wait), where no partition was read (0 would vouch for nothing), or the read did not

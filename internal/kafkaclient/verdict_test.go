@@ -55,13 +55,15 @@ func TestCaughtUp(t *testing.T) {
 			"t/0: committed offset 3 is before the log start 5: records were deleted unread, and consumers reset per auto.offset.reset", false},
 		// read_committed: records held behind an open transaction wait (kafka-consumer-groups.sh counts them).
 		{"read_committed, at the last stable offset, records held", committedAt(6, 6, 19),
-			"t/0: committed offset 6, and offsets 6 to 18 wait behind an open transaction (last stable offset 6, high watermark 19): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts them as LAG 13", true},
+			"t/0: committed offset 6, and offsets 6 to 18 wait behind an open transaction (last stable offset 6, high watermark 19): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts LAG 13 to the high watermark", true},
 		{"read_committed, between the last stable offset and the high watermark", committedAt(9, 8, 10),
-			"t/0: committed offset 9, and offset 9 waits behind an open transaction (last stable offset 8, high watermark 10): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts them as LAG 1", true},
+			"t/0: committed offset 9, and offset 9 waits behind an open transaction (last stable offset 8, high watermark 10): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts LAG 1 to the high watermark", true},
 		{"read_committed, at the high watermark", committedAt(10, 8, 10), "", false},
 		{"read_committed, no commit, only an open transaction's records", committedAt(none, 0, 3),
 			"t/0: no commit, and offsets 0 to 2 wait (a partition added since the group committed, or one it never read): a consumer with auto.offset.reset=latest would skip them", false},
-		{"read_committed, behind the last stable offset", committedAt(4, 6, 19), "t/0: lag 2 (committed_offset 4, latest_offset 6)", true},
+		{"read_committed, behind the last stable offset, records held past it", committedAt(4, 6, 19),
+			"t/0: lag 2 (committed_offset 4, latest_offset 6), and offsets 6 to 18 wait behind an open transaction (last stable offset 6, high watermark 19): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts LAG 15 to the high watermark", true},
+		{"read_committed, behind the last stable offset, nothing held", committedAt(4, 6, 6), "t/0: lag 2 (committed_offset 4, latest_offset 6)", true},
 		// share groups: the broker's lag decides; the start offset is never out of range.
 		{"share group, every record acknowledged, start behind the log start", share(2, 0, 4, 10), "", false},
 		{"share group, records to acknowledge", share(8, 12, 0, 20), "t/0: lag 12 (committed_offset 8, latest_offset 20)", true},
@@ -120,5 +122,61 @@ func TestTotalLagCountsHeldRecords(t *testing.T) {
 	v, err := Judge("g", []GroupPartitionOffsets{held, behind}, "", false)
 	if err != nil || v.CaughtUp || v.TotalLag == nil || *v.TotalLag != 13+2 {
 		t.Fatalf("got %+v, %v; want not caught up, total lag 15 (13 held + lag 2)", v, err)
+	}
+}
+
+// A consumer group's partition with a commit inside the log adds the high watermark minus the
+// commit to total_lag, as kafka-consumer-groups.sh counts LAG, whatever the isolation level. One
+// partition: offsets 0-4 plain records, 5-6 an open transaction, 7-9 plain records (last stable
+// offset 5, high watermark 10). A group committed at 3, below the last stable offset, is 7 behind
+// (lag 2 to the last stable offset, 5 held past it), not 2: one committed at 5 is 5 behind, and
+// the group further behind never reads as the nearer one. Under read_uncommitted total_lag is the
+// lag. A share group keeps the broker's lag.
+func TestTotalLagCountsToTheHighWatermark(t *testing.T) {
+	const stable, highWatermark = 5, 10
+	readCommitted := func(committed int64) GroupPartitionOffsets {
+		return groupPartition("t", PartitionOffsets{Latest: stable, HighWatermark: highWatermark}, position{committed: &committed})
+	}
+	readUncommitted := func(committed int64) GroupPartitionOffsets {
+		return groupPartition("t", PartitionOffsets{Latest: highWatermark, HighWatermark: highWatermark}, position{committed: &committed})
+	}
+	for _, tc := range []struct {
+		name       string
+		p          GroupPartitionOffsets
+		total      int64
+		held, lag  int64
+		wantReason string
+	}{
+		{"read_committed, committed below the last stable offset", readCommitted(3), 7, 5, 2,
+			"t/0: lag 2 (committed_offset 3, latest_offset 5), and offsets 5 to 9 wait behind an open transaction " +
+				"(last stable offset 5, high watermark 10): read_committed consumers get them once it commits or aborts, " +
+				"and kafka-consumer-groups.sh counts LAG 7 to the high watermark"},
+		{"read_committed, committed at the last stable offset", readCommitted(5), 5, 5, 0,
+			"t/0: committed offset 5, and offsets 5 to 9 wait behind an open transaction (last stable offset 5, high " +
+				"watermark 10): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh " +
+				"counts LAG 5 to the high watermark"},
+		{"read_committed, committed inside the open transaction", readCommitted(6), 4, 4, -1,
+			"t/0: committed offset 6, and offsets 6 to 9 wait behind an open transaction (last stable offset 5, high " +
+				"watermark 10): read_committed consumers get them once it commits or aborts, and kafka-consumer-groups.sh " +
+				"counts LAG 4 to the high watermark"},
+		{"read_committed, at the high watermark", readCommitted(10), 0, 0, -5, ""},
+		{"read_uncommitted, committed at 3", readUncommitted(3), 7, 0, 7, "t/0: lag 7 (committed_offset 3, latest_offset 10)"},
+		{"share group: the broker's lag", groupPartition("t", PartitionOffsets{Latest: stable, HighWatermark: highWatermark},
+			position{committed: ptr(3), share: true, shareLag: ptr(1)}), 1, 0, 1,
+			"t/0: lag 1 (committed_offset 3, latest_offset 5)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.p.heldOffsets(); got != tc.held || *tc.p.Lag != tc.lag {
+				t.Errorf("held %d, lag %d; want held %d, lag %d (the lag attribute stays latest − committed)",
+					got, *tc.p.Lag, tc.held, tc.lag)
+			}
+			if got := tc.p.NotCaughtUp(); got != tc.wantReason {
+				t.Errorf("NotCaughtUp:\n got %q\nwant %q", got, tc.wantReason)
+			}
+			v, err := Judge("g", []GroupPartitionOffsets{tc.p}, "", false)
+			if err != nil || v.TotalLag == nil || *v.TotalLag != tc.total || v.CaughtUp != (tc.total == 0) {
+				t.Errorf("Judge %+v, %v; want total lag %d, caught up %v", v, err, tc.total, tc.total == 0)
+			}
+		})
 	}
 }

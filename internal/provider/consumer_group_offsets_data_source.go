@@ -74,8 +74,10 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"latest offset under `isolation_level` (ListOffsets timestamp -1)."},
 	"lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "`latest_offset - " +
 		"committed_offset` in offsets (transaction markers count), as `kafka-consumer-groups.sh` " +
-		"shows it: not clamped, so **negative** for a commit past the log end (the read warns " +
-		"`Committed offset outside the log`), and `null` without a commit. For a share group, " +
+		"shows it under `read_uncommitted` (under `read_committed` it stops at the last stable " +
+		"offset, and `total_lag` also counts the records held past it): not clamped, so " +
+		"**negative** for a commit past the log end (the read warns `Committed offset outside the " +
+		"log`), and `null` without a commit. For a share group, " +
 		"the records from the share-partition start offset not yet acknowledged, as the broker " +
 		"counts them (Kafka 4.2+; on 4.1 `latest_offset - committed_offset`, an upper bound; on " +
 		"4.0 the read fails). The gating guide's \"A negative lag is not caught up\" and \"What lag " +
@@ -160,12 +162,10 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			},
 			"total_lag": schema.Int64Attribute{
 				Computed: true,
-				MarkdownDescription: "The sum of the positive `lag`s, in offsets, and under `read_committed` of the " +
-					"records held behind an open transaction (from the commit to the high watermark, as " +
-					"kafka-consumer-groups.sh counts them), so that it is 0 only where nothing waits. `null` wherever no " +
-					"lag measures how far behind the group is, so that `total_lag == 0` is false there: a partition without " +
-					"a commit where records wait (`uncommitted_partitions` counts those a member reads), a commit outside " +
-					"the log, a `topics not seen` line, no partition read at all.",
+				MarkdownDescription: totalLagRule + " For a share group, the sum of its positive share-partition " +
+					"`lag`s. `null` wherever no lag measures how far behind the group is, so that `total_lag == 0` is false " +
+					"there: a partition without a commit where records wait (`uncommitted_partitions` counts those a member " +
+					"reads), a commit outside the log, a `topics not seen` line, no partition read at all.",
 			},
 			"caught_up":     schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 			"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: notCaughtUpDescription},

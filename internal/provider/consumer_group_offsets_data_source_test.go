@@ -112,7 +112,7 @@ func TestAccConsumerGroupOffsets_missingGroup(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      groupConfig(t, group, ""),
-			ExpectError: errorLike("Consumer group not found", fmt.Sprintf("consumer group %q has no members and no committed offsets", group)),
+			ExpectError: errorLike("Consumer group not found", fmt.Sprintf("consumer group %q does not exist: its coordinator neither describes nor lists it", group)),
 		}},
 	})
 }
@@ -446,4 +446,68 @@ data "kafka_consumer_group_offsets" "test" {
 	if after := k.Topics(); !slices.Equal(before, after) {
 		t.Fatalf("the read changed the cluster's topics: %v -> %v", before, after)
 	}
+}
+
+// A group below the last stable offset counts to the high watermark, as kafka-consumer-groups.sh
+// counts LAG. One partition: offsets 0-4 plain records, 5-6 a transaction left open, 7-9 plain
+// records written while it is (last stable offset 5, high watermark 10). Under read_committed a
+// group committed at 3 has lag 2 to the last stable offset and 5 offsets held behind the
+// transaction: total_lag 7, not 2, and its reason names both; one committed at 5 is 5 behind. kadm
+// gives the high watermark (ListEndOffsets), the last stable offset and each commit;
+// kafka_consumer_groups says the same.
+func TestAccConsumerGroupOffsets_readCommittedBelowTheLastStableOffset(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	topic := k.CreateTopic(acctest.TopicName(t, ""), 1, nil)
+	k.Produce(topic, 0, 5)
+	k.Transaction(k.Transactional(topic+"-txn"), topic, 0, 2, nil) // left open until the test ends
+	k.Produce(topic, 0, 3)
+	below, at := topic+"-gd", topic+"-ga"
+	k.CommitOffsets(below, map[string]map[int32]int64{topic: {0: 3}})
+	k.CommitOffsets(at, map[string]map[int32]int64{topic: {0: 5}})
+	if _, highWatermark := k.Offsets(topic, 0); highWatermark != 10 {
+		t.Fatalf("oracle: high watermark %d, the test arranged 10", highWatermark)
+	}
+	if stable, _ := k.ListOffset(topic, 0, -1, 1); stable != 5 {
+		t.Fatalf("oracle: last stable offset %d, the test arranged 5", stable)
+	}
+	lagBelow, lagAt := k.GroupLag(below, topic), k.GroupLag(at, topic) // high watermark − commit
+	if lagBelow != 7 || lagAt != 5 {
+		t.Fatalf("oracle: LAG %d and %d, the test arranged 7 and 5", lagBelow, lagAt)
+	}
+	reason := regexp.MustCompile(`^` + regexp.QuoteMeta(topic+"/0: lag 2 (committed_offset 3, latest_offset 5), and "+
+		"offsets 5 to 9 wait behind an open transaction (last stable offset 5, high watermark 10): read_committed "+
+		"consumers get them once it commits or aborts, and kafka-consumer-groups.sh counts LAG 7 to the high watermark") + `$`)
+	const addr = "data.kafka_consumer_group_offsets.test"
+	config := groupConfig(t, below, fmt.Sprintf("topics = [%q]\n  isolation_level = \"read_committed\"", topic)) +
+		fmt.Sprintf(`
+data "kafka_consumer_groups" "test" {
+  group_id_regex  = %q
+  isolation_level = "read_committed"
+}
+`, regexp.QuoteMeta(topic)+"-g[ad]")
+	groupEntry := func(id string, lag int64) knownvalue.Check {
+		return knownvalue.ObjectPartial(map[string]knownvalue.Check{"group_id": knownvalue.StringExact(id),
+			"total_lag": knownvalue.Int64Exact(lag), "caught_up": knownvalue.Bool(false)})
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("total_lag"), knownvalue.Int64Exact(lagBelow)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("caught_up"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("not_caught_up"),
+					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(reason)})),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"committed_offset": knownvalue.Int64Exact(3), "latest_offset": knownvalue.Int64Exact(5),
+						"lag": knownvalue.Int64Exact(2), "caught_up": knownvalue.Bool(false),
+					}),
+				})),
+				statecheck.ExpectKnownValue("data.kafka_consumer_groups.test", tfjsonpath.New("groups"),
+					knownvalue.ListExact([]knownvalue.Check{groupEntry(at, lagAt), groupEntry(below, lagBelow)})),
+			},
+		}},
+	})
 }

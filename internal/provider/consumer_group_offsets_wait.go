@@ -203,7 +203,6 @@ type groupProgress struct {
 	maxTimeLag *int64                              // the verdict's max_time_lag_ms, when the reads fetch timestamps
 	behind     []kafkaclient.GroupPartitionOffsets // not caught up by a measured amount (Measured)
 	unknown    []kafkaclient.GroupPartitionOffsets // not caught up, at a position nobody knows
-	held       bool                                // some partition waits behind an open transaction
 	partitions []kafkaclient.GroupPartitionOffsets // all of them
 }
 
@@ -217,7 +216,6 @@ func progressOf(res kafkaclient.GroupOffsets) groupProgress {
 		case gp.NotCaughtUp() == "":
 		case gp.Measured():
 			p.behind = append(p.behind, gp)
-			p.held = p.held || gp.Held()
 		default:
 			p.unknown = append(p.unknown, gp)
 		}
@@ -228,12 +226,14 @@ func progressOf(res kafkaclient.GroupOffsets) groupProgress {
 // done: the conditions that s sets hold. Without them (max_total_lag 0, no max_time_lag) that is
 // the verdict's caught_up; a tolerance lets through only partitions behind by a measured amount,
 // never one whose position is unknown, a topic the read could not see, or no partition at all.
+// total_lag counts the records held behind an open transaction (kafkaclient's verdict.go), so a
+// tolerance weighs them as any other records that wait.
 func (p groupProgress) done(s waitSettings) bool {
 	if len(p.partitions) == 0 || p.verdict.Unseen != "" || len(p.unknown) > 0 || p.totalLag < 0 {
 		return false
 	}
-	if s.maxTotalLag != nil && (p.totalLag > *s.maxTotalLag || p.held) {
-		return false // records held behind a transaction wait by an amount total_lag does not count
+	if s.maxTotalLag != nil && p.totalLag > *s.maxTotalLag {
+		return false
 	}
 	return s.maxTimeLag == nil || (p.maxTimeLag != nil && *p.maxTimeLag <= s.maxTimeLag.Milliseconds())
 }

@@ -80,6 +80,31 @@ func TestWaitForGroupReadsUntilCaughtUp(t *testing.T) {
 	}
 }
 
+// Under read_committed, max_total_lag weighs total_lag, which counts to the high watermark as
+// kafka-consumer-groups.sh does: offsets 0-4 plain records, 5-6 an open transaction, 7-9 plain
+// records (last stable offset 5, high watermark 10). A group committed at 3 is 7 behind (lag 2,
+// and 5 held), one committed at 5 is 5 behind: the one further behind is never done before the
+// nearer one, and neither is done within 4.
+func TestWaitWeighsRecordsHeldBehindATransaction(t *testing.T) {
+	at := func(committed int64) kafkaclient.GroupOffsets {
+		return group(kafkaclient.GroupPartition("t", kafkaclient.PartitionOffsets{Latest: 5, HighWatermark: 10}, &committed, false))
+	}
+	gD, gA := progressOf(at(3)), progressOf(at(5))
+	if gD.totalLag != 7 || gA.totalLag != 5 {
+		t.Fatalf("total_lag %d and %d, want 7 and 5", gD.totalLag, gA.totalLag)
+	}
+	for _, tc := range []struct {
+		maxTotalLag  int64
+		doneD, doneA bool
+	}{{0, false, false}, {4, false, false}, {5, false, true}, {7, true, true}} {
+		s := waitSettings{maxTotalLag: &tc.maxTotalLag}
+		if gD.done(s) != tc.doneD || gA.done(s) != tc.doneA {
+			t.Errorf("max_total_lag %d: done %v (committed 3) and %v (committed 5), want %v and %v",
+				tc.maxTotalLag, gD.done(s), gA.done(s), tc.doneD, tc.doneA)
+		}
+	}
+}
+
 // When the time runs out, the error gives the last figures and the verdict's reasons: the
 // partitions still behind, without a commit, and past the log end, as not_caught_up names them.
 func TestWaitForGroupTimesOutWithLastFigures(t *testing.T) {

@@ -88,11 +88,7 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 	"caught_up":              schema.BoolAttribute{Computed: true, MarkdownDescription: caughtUpDescription},
 	"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true,
 		MarkdownDescription: notCaughtUpDescription},
-	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: "The sum of `latest " +
-		"offset − committed offset` over the group's committed partitions of these topics, in " +
-		"offsets (transaction markers count), counting only positive lags and, under `read_committed`, the " +
-		"records held behind an open transaction: a commit past the log " +
-		"end does not cancel a backlog elsewhere. For a share group, the sum of its " +
+	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: totalLagRule + " For a share group, the sum of its " +
 		"share-partition lags as `kafka_consumer_group_offsets` reads them (the gating guide's " +
 		"\"What lag means for each kind of group\" gives the Kafka versions). `null` wherever no lag " +
 		"measures how far behind the group is, so that `total_lag == 0` is false there: a partition " +

@@ -63,6 +63,76 @@ func TestAccConsumerGroupOffsets_allowMissing(t *testing.T) {
 	})
 }
 
+// An authorization gap is not a missing group. Group "-gb" has committed only on a topic the
+// provider's principal may not DESCRIBE: Kafka leaves it out of OffsetFetch, and ListGroups (kadm,
+// as a superuser) lists the group Empty. Read without topics and with allow_missing, it exists, is
+// not caught up, and says first why: without DESCRIBE on the cluster the read cannot tell which
+// topics are hidden, with it the brokers' log directories name them. A group nobody created ("-gm")
+// is missing where the read names its topics (each visible, none with a commit); without topics,
+// read by a principal from whom topics of the cluster are hidden, it is not believed missing
+// either: exists, Dead, not caught up for the same reason.
+func TestAccConsumerGroupOffsets_hiddenCommitsAreNotMissing(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	auth := acctest.Auth(t)
+	allowed := k.CreateTopic(acctest.TopicName(t, "-allowed"), 1, nil)
+	denied := k.CreateTopic(acctest.TopicName(t, "-denied"), 1, nil)
+	k.Produce(denied, 0, 4)
+	hidden, nobody := allowed+"-gb", allowed+"-gm"
+	k.CommitOffsets(hidden, map[string]map[int32]int64{denied: {0: 1}})
+	if state := k.ListedGroups()[hidden][0]; state != "Empty" {
+		t.Fatalf("oracle: ListGroups lists %s as %q, want Empty", hidden, state)
+	}
+	if committed := k.GroupCommitted(hidden); fmt.Sprint(committed) != fmt.Sprint(map[string]map[int32]int64{denied: {0: 1}}) {
+		t.Fatalf("oracle: %s committed %v, want %s/0 at 1 alone", hidden, committed, denied)
+	}
+	user, password := k.LimitedUser([]string{hidden, nobody}, []string{allowed})
+	const addr = "data.kafka_consumer_group_offsets.test"
+	at := tfjsonpath.New[string]
+	cannotTell := regexp.MustCompile(`^topics not seen: cannot tell whether the provider's principal may DESCRIBE ` +
+		`every topic \(broker \d+ \(\S+\) answered DescribeLogDirs with CLUSTER_AUTHORIZATION_FAILED \(error code 31\)\)`)
+	notMissing := func(state string, unseen *regexp.Regexp) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, at("exists"), knownvalue.Bool(true)),
+			statecheck.ExpectKnownValue(addr, at("state"), knownvalue.StringExact(state)),
+			statecheck.ExpectKnownValue(addr, at("caught_up"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(addr, at("total_lag"), knownvalue.Null()),
+			statecheck.ExpectKnownValue(addr, at("partitions"), knownvalue.ListExact(nil)),
+			statecheck.ExpectKnownValue(addr, at("not_caught_up"), knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.StringRegexp(unseen),
+				knownvalue.StringExact("no partition: the group has no commit and no member on the selected topics, " +
+					"so the cluster cannot vouch that it has read anything"),
+			})),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:            limitedGroupConfig(auth, user, password, hidden)("allow_missing = true"),
+				ConfigStateChecks: notMissing("Empty", cannotTell),
+			},
+			{
+				PreConfig:         func() { k.AllowClusterDescribe(user, password) },
+				Config:            limitedGroupConfig(auth, user, password, hidden)("allow_missing = true"),
+				ConfigStateChecks: notMissing("Empty", hiddenTopicsReason),
+			},
+			{
+				Config: limitedGroupConfig(auth, user, password, nobody)(fmt.Sprintf("allow_missing = true\n  topics = [%q]", allowed)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					groupAbsent{k: k, group: nobody},
+					statecheck.ExpectKnownValue(addr, at("exists"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, at("caught_up"), knownvalue.Bool(false)),
+				},
+			},
+			{
+				Config:            limitedGroupConfig(auth, user, password, nobody)("allow_missing = true"),
+				ConfigStateChecks: append(notMissing("Dead", hiddenTopicsReason), groupAbsent{k: k, group: nobody}),
+			},
+		},
+	})
+}
+
 // With allow_missing, a topic deleted after a read reads as exists = false: no partition and no
 // message_count, so a gate on message_count == 0 does not read it as drained; the partition's
 // offsets are null. Without it, the error stays.

@@ -141,6 +141,14 @@ const uncommittedPartitionsDescription = "How many partitions of these topics th
 	"the cluster, so its lag is unknown and `total_lag` is `null`. A partition without records counts as no " +
 	"lag: the group starts there with none, wherever it starts."
 
+// totalLagRule opens the total_lag attribute of the group data sources (kafkaclient/verdict.go's
+// rule): one sentence, so both say the same of one group.
+const totalLagRule = "The sum over the partitions read of `high watermark − committed offset` where the commit " +
+	"lies inside the log, in offsets (transaction markers count), as `kafka-consumer-groups.sh` counts LAG " +
+	"whatever the isolation level: the positive `lag`s under `read_uncommitted`, and under `read_committed` also " +
+	"the records held behind an open transaction past the last stable offset, where `lag` stops, so that it is 0 " +
+	"only where nothing waits."
+
 // caughtUpDescription and notCaughtUpDescription are the verdict attributes of the group data
 // sources (kafkaclient/verdict.go): one rule, so both say the same of one group.
 const (
