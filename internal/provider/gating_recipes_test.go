@@ -105,8 +105,8 @@ func TestAccGatingRecipe_liveTopicTimeLag(t *testing.T) {
 // read and committed everything, a share group (KIP-932) whose console consumer acknowledged every
 // record, and a consumer just deployed with auto-commit off, assigned legacy.b and never committed.
 // The recipe names all three; the gate refuses the retirement while the topics were written in
-// the last week (here, a moment ago), and names the reader without a commit as lagging (its lag
-// is unknown). On a broker without share
+// the last week (here, a moment ago), and names the reader without a commit as not caught up
+// (its lag is unknown). On a broker without share
 // groups (Kafka 3.9) the share reader is left out, saying so.
 func TestAccGatingRecipe_retireTopicGroups(t *testing.T) {
 	k := acctest.Connect(t)
@@ -134,8 +134,9 @@ func TestAccGatingRecipe_retireTopicGroups(t *testing.T) {
 			{
 				ConfigDirectory: dir, ProtoV6ProviderFactories: protoV6ProviderFactories,
 				ConfigVariables: config.Variables{"retire_legacy_topics": config.BoolVariable(true)},
-				ExpectError: regexp.MustCompile(`(?s)Resource precondition failed.*Not\s+yet:\s+written\s+in\s+the\s+last\s+7\s+days\s+\(last\s+write\s+20\d\d-[^)]+\),\s+` +
-					`topics\s+holding\s+records:\s+\["legacy.a","legacy.b"\];\s+groups\s+not\s+caught\s+up:\s+` + regexp.QuoteMeta(audit) + `:\s+legacy\.b/0:\s+no\s+commit\s+while\s+a\s+member\s+reads\s+it`),
+				ExpectError: regexp.MustCompile(`(?s)Resource precondition failed.*Not\s+yet:\s+legacy\.a:\s+last\s+write\s+20\d\d-\S+\s+\([^)]+\),\s+` +
+					`within\s+quiet_for\s+\(168h0m0s\);\s+legacy\.b:\s+last\s+write\s+20\d\d-\S+\s+\([^)]+\),\s+within\s+quiet_for\s+\(168h0m0s\);\s+` +
+					`group\s+` + regexp.QuoteMeta(audit) + `\s+has\s+not\s+caught\s+up:\s+legacy\.b/0:\s+no\s+commit\s+while\s+a\s+member\s+reads\s+it`),
 			},
 		},
 	})
