@@ -149,6 +149,19 @@ func AnswerListOffsets(c *kfake.Cluster, n int, answer func(rp kmsg.ListOffsetsR
 	}
 }
 
+// NeverAnswer holds every request of key to c unanswered until the test ends (its cleanup, which
+// runs before those of the cluster and clients made earlier); kfake answers other requests
+// meanwhile, on other connections.
+func NeverAnswer(t testing.TB, c *kfake.Cluster, key kmsg.Key) {
+	release := make(chan struct{})
+	c.ControlKey(int16(key), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		c.SleepControl(func() { <-release })
+		return nil, nil, false
+	})
+	t.Cleanup(func() { close(release) })
+}
+
 // ErrorCode is an AnswerListOffsets answer: code for every partition.
 func ErrorCode(code int16) func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) {
 	return func(kmsg.ListOffsetsRequestTopicPartition) (int16, int64) { return code, -1 }

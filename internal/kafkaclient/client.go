@@ -19,7 +19,7 @@ type Config struct {
 	BootstrapServers []string
 	// ClientID is sent with every request (Kafka's client.id).
 	ClientID string
-	// Timeout bounds each read as a whole.
+	// Timeout bounds each read as a whole, unless the read's context carries its own (WithReadTimeout).
 	Timeout time.Duration
 	// TLS, when set, wraps every connection (the listener must be SSL or SASL_SSL).
 	TLS *tls.Config
@@ -61,7 +61,7 @@ func New(cfg Config) (*Client, error) {
 	return &Client{cluster: cluster, offsets: offsets, lags: lags, groups: &groupReads{cluster: cluster, offsets: offsets, lags: lags}}, nil
 }
 
-// Timeout is the bound of one read.
+// Timeout is the bound of a read whose context carries none of its own (WithReadTimeout).
 func (c *Client) Timeout() time.Duration { return c.cluster.cfg.Timeout }
 
 // Close ends every connection and waits for the goroutines of the Client. Reads still under

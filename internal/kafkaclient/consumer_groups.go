@@ -69,7 +69,7 @@ func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) 
 
 // all is ConsumerGroups.
 func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
-	ctx, cancel := context.WithTimeout(ctx, gr.cluster.cfg.Timeout)
+	ctx, cancel := gr.cluster.boundRead(ctx)
 	defer cancel()
 
 	var out []GroupSummary

@@ -69,7 +69,8 @@
 //
 // Beside the layers: vocabulary.go (the terms every read speaks: topicPartition,
 // partitionLeader, how an error names partitions), client.go (Config, New, the Client front:
-// Offsets, PartitionOffsets, TopicsOffsets, GroupOffsets, ConsumerGroups, TopicProducers, Timeout, Close), errors.go
+// Offsets, PartitionOffsets, TopicsOffsets, GroupOffsets, ConsumerGroups, TopicProducers, Timeout, Close),
+// read_timeout.go (WithReadTimeout: a read's own timeout, carried by its context), errors.go
 // (the typed errors of the reads),
 // the configuration builders address.go, tls_config.go, sasl_config.go, oauthbearer.go and
 // mskiam.go, and partitioner.go (PartitionForKey: Kafka's default partitioner, no request at all).

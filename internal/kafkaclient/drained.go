@@ -44,9 +44,9 @@ type Drained struct {
 }
 
 // TopicsDrained reads the selected topics' writers (TopicProducers) and then their readers
-// (ConsumerGroups), within the Client's timeout as a whole, and judges them at now.
+// (ConsumerGroups), within the read's timeout as a whole (WithReadTimeout, else the Client's), and judges them at now.
 func (c *Client) TopicsDrained(ctx context.Context, req DrainedRequest, now time.Time) (Drained, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cluster.cfg.Timeout)
+	ctx, cancel := c.cluster.boundRead(ctx)
 	defer cancel()
 	writers, missing, noMatch, err := c.drainedWriters(ctx, req)
 	if err != nil {

@@ -57,6 +57,7 @@ type UnreachableError struct {
 	Problems  []string // "address: what happened", one per failing address
 	TimedOut  bool     // the read's timeout ran out while connecting
 	Timeout   time.Duration
+	PerRead   bool  // Timeout was the read's own (WithReadTimeout), not Config.Timeout
 	Err       error // kafka-go's error, for errors.Is/As
 }
 
@@ -192,6 +193,7 @@ func (e *ReadEndedError) Unwrap() error { return e.Err }
 // the timeout itself cut the last attempt short.
 type TimeoutError struct {
 	Timeout time.Duration
+	PerRead bool // Timeout was the read's own (WithReadTimeout), not Config.Timeout
 	Last    error
 	Before  error
 }

@@ -150,8 +150,8 @@ func (b *fetchBatches) sendAll(q *fetchQueue) {
 	}
 }
 
-// sendContext bounds a batch's request by its reads' latest deadline (every read has one, the
-// Client's timeout; a zero one would end the request at once) and by the Client's life.
+// sendContext bounds a batch's request by its reads' latest deadline (every read has one, its
+// timeout; a zero one would end the request at once) and by the Client's life.
 func (b *fetchBatches) sendContext(batch *fetchBatch) (context.Context, context.CancelFunc) {
 	if batch.deadline.IsZero() {
 		return context.WithCancel(b.life)

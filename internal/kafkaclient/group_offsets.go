@@ -115,14 +115,14 @@ type groupReads struct {
 }
 
 // GroupOffsets reads a consumer group's committed offsets and the earliest and latest offsets of
-// its partitions, within the Client's timeout.
+// its partitions, within the read's timeout.
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
 	return c.groups.read(ctx, req)
 }
 
 // read is GroupOffsets.
 func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
-	ctx, cancel := context.WithTimeout(ctx, gr.cluster.cfg.Timeout)
+	ctx, cancel := gr.cluster.boundRead(ctx)
 	defer cancel()
 	r := &groupRead{gr: gr, group: req.GroupID}
 	err := gr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error { return r.attempt(ctx, notBefore, believe) })

@@ -94,7 +94,7 @@ func newOffsetReads(cv *clusterView) *offsetReads {
 		func(op string, l leader, err error) error { return cv.requestError(op, l.address, int(l.id), err) })}
 }
 
-// Offsets reads the requested offsets of a topic's partitions within the Client's timeout, sorted
+// Offsets reads the requested offsets of a topic's partitions within the read's timeout, sorted
 // by partition. Its lookups (earliest, latest, and the timestamps asked) join the round of each
 // partition leader (coalescer): one ListOffsets request per leader and lookup, shared with the
 // reads that wait at the same moment (not one per partition, as kafka-go's Client.ListOffsets
@@ -112,7 +112,7 @@ func (ofs *offsetReads) read(ctx context.Context, req OffsetsRequest) ([]Partiti
 		return nil, fmt.Errorf("timestamp %d ms is before the Unix epoch: ListOffsets reads negative "+
 			"timestamps as special values (-1 is latest)", *req.TimestampMs)
 	}
-	ctx, cancel := context.WithTimeout(ctx, ofs.cluster.cfg.Timeout)
+	ctx, cancel := ofs.cluster.boundRead(ctx)
 	defer cancel()
 
 	var out []PartitionOffsets

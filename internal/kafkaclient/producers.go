@@ -153,7 +153,7 @@ func (e *NoTopicMatchError) Error() string {
 // TOPIC_AUTHORIZATION_FAILED there means the principal lacks READ on the topic.
 const DescribeProducersOp = "DescribeProducers"
 
-// TopicProducers reads the writers of the selected topics within the Client's timeout: Metadata
+// TopicProducers reads the writers of the selected topics within the read's timeout: Metadata
 // (the topics named, or every topic for a pattern), ListOffsets per leader (the last stable
 // offset and high watermark in one round, then the largest record timestamp), DescribeProducers
 // per leader and, only where a transaction is open, ListTransactions on every broker filtered by
@@ -174,7 +174,7 @@ func (pr *producerReads) read(ctx context.Context, req TopicProducersRequest) (T
 	if (req.Name == nil) == (len(req.Topics) == 0) {
 		return TopicProducers{}, fmt.Errorf("select topics either by name or by a pattern")
 	}
-	ctx, cancel := context.WithTimeout(ctx, pr.cluster.cfg.Timeout)
+	ctx, cancel := pr.cluster.boundRead(ctx)
 	defer cancel()
 	pr.cluster.cacheMetadata(ctx, req.Topics)
 	var out TopicProducers

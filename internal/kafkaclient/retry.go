@@ -76,7 +76,7 @@ func (cv *clusterView) withRetries(ctx context.Context, op func(notBefore, belie
 			return errClosed // Close ended the connections: another attempt cannot succeed
 		}
 		if ctx.Err() != nil {
-			return cv.timeoutError(err, before)
+			return cv.timeoutError(ctx, err, before)
 		}
 		if wrong := cv.wrongAddress(err, believe); wrong != nil {
 			return wrong
@@ -92,7 +92,7 @@ func (cv *clusterView) withRetries(ctx context.Context, op func(notBefore, belie
 		observeRetry(ctx, Retry{Attempt: attempt, Cause: err, Backoff: pause})
 		select {
 		case <-ctx.Done():
-			return cv.timeoutError(err, nil)
+			return cv.timeoutError(ctx, err, nil)
 		case <-cv.life.Done():
 			return errClosed
 		case <-time.After(pause):
@@ -128,17 +128,18 @@ func unresolvedName(err error) *ConnectionError {
 // timeoutError says why the timeout ran out: no broker ever answered (first contact), or what
 // the last attempt was still failing on. When the timeout itself cut that attempt short, before
 // (the failure that caused the attempt) is said too: it is what kept the read from finishing.
-func (cv *clusterView) timeoutError(last, before error) error {
+func (cv *clusterView) timeoutError(ctx context.Context, last, before error) error {
+	timeout, perRead := cv.readTimeout(ctx)
 	if !cv.dials.Reached() {
 		return &UnreachableError{
 			Addresses: cv.cfg.BootstrapServers, Problems: cv.dials.Problems(),
-			TimedOut: true, Timeout: cv.cfg.Timeout, Err: last,
+			TimedOut: true, Timeout: timeout, PerRead: perRead, Err: last,
 		}
 	}
 	if !isRetriable(last) && !errors.Is(last, context.DeadlineExceeded) {
 		return last // a lasting failure that happened to end as the time ran out
 	}
-	te := &TimeoutError{Timeout: cv.cfg.Timeout, Last: last}
+	te := &TimeoutError{Timeout: timeout, PerRead: perRead, Last: last}
 	if before != nil && broker.IsTimeout(last) && before.Error() != last.Error() {
 		te.Before = before
 	}

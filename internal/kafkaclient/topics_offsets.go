@@ -61,7 +61,7 @@ func lastWrite[T any](partitions []T, partition func(T) (holds bool, ts *int64))
 }
 
 // TopicsOffsets reads the earliest and latest offsets of every partition of the selected topics,
-// sorted by name, within the Client's timeout. It sends one Metadata request (a null topic list:
+// sorted by name, within the read's timeout. It sends one Metadata request (a null topic list:
 // every topic the principal may DESCRIBE; never an auto-creation) and, for each of the earliest
 // and the latest offset, one ListOffsets request per partition leader carrying that leader's
 // partitions of every selected topic: the requests grow with the brokers, not with the topics.
@@ -91,7 +91,7 @@ func (req TopicsOffsetsRequest) selects(name string) bool {
 
 // topics is TopicsOffsets: one Metadata request for every topic, then the selected topics' offsets.
 func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([]TopicOffsets, string, error) {
-	ctx, cancel := context.WithTimeout(ctx, ofs.cluster.cfg.Timeout)
+	ctx, cancel := ofs.cluster.boundRead(ctx)
 	defer cancel()
 
 	var (

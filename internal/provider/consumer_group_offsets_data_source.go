@@ -111,6 +111,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			"`lag`, so that `total_lag` and the `wait` block gate on it as on a consumer group.",
 		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
+			"timeout": readTimeoutAttribute(" With a `wait` block it bounds each of the wait's reads; `wait.timeout` bounds the wait as a whole."),
 			"group_id": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The consumer group's `group.id`.",
@@ -201,6 +202,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
+	ctx = withReadTimeout(ctx, req.Config, &resp.Diagnostics) // read_timeout.go
 	q := kafkaclient.GroupOffsetsRequest{GroupID: groupID.ValueString(), Isolation: isolation(isolationLevel),
 		FetchTimestamps: fetchTimestamps.ValueBool() || wait.waitsForTime()}
 	q.Topics = topicSet(ctx, topics.SetValue, groupOffsetsEmptyTopics, &resp.Diagnostics)

@@ -48,9 +48,9 @@ func groupWaitBlock() schema.SingleNestedBlock {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "Wait for the group to catch up: read again every `poll_interval` " +
 			"until `caught_up` is `true` (with `max_total_lag` or `max_time_lag`, until those hold and no " +
-			"partition is behind by an amount they do not measure), or fail when `timeout` runs out with " +
+			"partition is behind by an amount they do not measure), or fail when its `timeout` runs out with " +
 			"the reasons `not_caught_up` gives, or earlier when `stall_timeout` says the group has stopped. A group not found yet is " +
-			"waited for too, the provider's `timeout` still bounds each single read, and each " +
+			"waited for too, the data source's `timeout` (else the provider's) still bounds each single read, and each " +
 			"read's progress is logged at INFO (`TF_LOG=INFO`). For a wait during `apply`, give " +
 			"the data source a `depends_on` on the change that starts the drain: the gating " +
 			"guide's \"Wait during apply until a group has caught up\" has the recipe and which " +
@@ -98,7 +98,8 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				CustomType: goDurationType{},
 				Optional:   true, // required in a wait block: AlsoRequires below (a Required one would be required without the block too)
 				MarkdownDescription: fmt.Sprintf("Required in a `wait` block. How long to wait in all, as a Go "+
-					"duration such as `\"10m\"`, from `%q` to `%q`. Then the read fails with the last figures.",
+					"duration such as `\"10m\"`, from `%q` to `%q`, where the data source's own `timeout` bounds "+
+					"each read of the wait. Then the read fails with the last figures.",
 					shortDuration(minWaitDuration), shortDuration(maxWaitDuration)),
 				Validators: []validator.String{durationBetween(minWaitDuration, maxWaitDuration)},
 			},

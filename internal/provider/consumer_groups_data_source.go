@@ -122,6 +122,7 @@ func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Connect's, and share groups (KIP-932), which commit nothing: their share-partition start offsets and " +
 			"lags are read with DescribeShareGroupOffsets.",
 		Attributes: map[string]schema.Attribute{
+			"timeout": readTimeoutAttribute(""),
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
 				CustomType:  newTopicSetType(), // topic_set_type.go: no quadratic walk after the read
@@ -170,6 +171,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
+	ctx = withReadTimeout(ctx, req.Config, &resp.Diagnostics) // read_timeout.go
 	q := kafkaclient.ConsumerGroupsRequest{Isolation: isolation(isolationLevel), FetchTimestamps: fetchTimestamps.ValueBool()}
 	q.GroupID = wholeMatch(groupIDRegex, path.Root("group_id_regex"), &resp.Diagnostics)
 	q.Topics = topicSet(ctx, topics.SetValue, consumerGroupsEmptyTopics, &resp.Diagnostics)

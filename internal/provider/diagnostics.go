@@ -62,8 +62,8 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 	case errors.As(err, &timedOut): // before BrokerError: it wraps the retriable answer that outlasted it
 		diags.AddError("Kafka read timed out",
 			err.Error()+". The cluster answered earlier, but this kept failing until the timeout ran out: raise "+
-				"the provider's timeout, or check the cluster's health (brokers down, leader elections, offline "+
-				"partitions).")
+				timeoutName(timedOut.PerRead)+", or check the cluster's health (brokers down, leader elections, "+
+				"offline partitions).")
 	case errors.As(err, &broker) && broker.Op == kafkaclient.FetchOp && broker.Code == kafkaclient.TopicAuthorizationFailed:
 		addErrorAt(diags, attrs.fetchTimestamps, "Not authorized to read records", fmt.Sprintf(
 			"%s. Reading the next record's timestamp (fetch_timestamps, or a wait block's max_time_lag) is a Fetch, "+
@@ -112,7 +112,7 @@ func unreachableAdvice(e *kafkaclient.UnreachableError) string {
 	advice := "Check bootstrap_servers and that each address is a running broker's listener of the kind the " +
 		"tls and sasl blocks say (plaintext without a tls block)."
 	if e.TimedOut {
-		advice += " On a slow network, raise the provider's timeout."
+		advice += " On a slow network, raise " + timeoutName(e.PerRead) + "."
 	}
 	return advice
 }

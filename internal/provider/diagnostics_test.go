@@ -28,6 +28,10 @@ func TestUnreachableAdvice(t *testing.T) {
 	if a := unreachableAdvice(&kafkaclient.UnreachableError{TimedOut: true}); !strings.Contains(a, raise) {
 		t.Errorf("timed out, yet not advised to %s: %s", raise, a)
 	}
+	const raiseOwn = "raise this data source's timeout" // the read's own timeout ran out
+	if a := unreachableAdvice(&kafkaclient.UnreachableError{TimedOut: true, PerRead: true}); !strings.Contains(a, raiseOwn) {
+		t.Errorf("its own timeout ran out, yet not advised to %s: %s", raiseOwn, a)
+	}
 }
 
 // A read error points at the attribute of the data source that names what failed, and only at

@@ -41,7 +41,8 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 			"ListOffsets API; optionally the offset at a time, the record with the largest timestamp and the " +
 			"tiered-storage offsets.",
 		Attributes: withTieredOffsets(map[string]schema.Attribute{
-			"topic": topicAttribute(),
+			"timeout": readTimeoutAttribute(""),
+			"topic":   topicAttribute(),
 			"allow_missing": allowMissingAttribute("topic", "every offset `null`, so that no comparison of "+
 				"offsets reads a deleted topic as drained or caught up. A partition out of range stays an error."),
 			"exists": existsAttribute("topic"),
@@ -108,6 +109,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
+	ctx = withReadTimeout(ctx, req.Config, &resp.Diagnostics) // read_timeout.go
 
 	q := kafkaclient.OffsetsRequest{
 		Topic:         topic.ValueString(),

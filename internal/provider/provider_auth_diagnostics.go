@@ -68,8 +68,8 @@ func tlsAdvice(p kafkaclient.TLSProblem) (summary, fix string) {
 		return summaryClientCertRejected, "Use a client certificate signed by a CA in the broker's truststore, " +
 			"valid now and allowed for client authentication."
 	case kafkaclient.TLSPlaintextListener:
-		return summaryTLSPlaintext, "Remove the tls block (and " + EnvEnableTLS + "), or use the broker's SSL or " +
-			"SASL_SSL port."
+		return summaryTLSPlaintext, "Remove the tls block (and " + EnvEnableTLS + "; where another provider block " +
+			"needs that variable, set tls { enabled = false } in this one), or use the broker's SSL or SASL_SSL port."
 	}
 	return summaryTLSFailed, "Check that the port is a TLS listener (SSL or SASL_SSL) and that it accepts TLS 1.2 or later."
 }
@@ -91,8 +91,9 @@ func saslAdvice(e *kafkaclient.SASLError) (summary, fix string) {
 		return summaryMechanismNotEnabled, "Set mechanism in the sasl block to one the listener offers, or enable it " +
 			"on the broker (sasl.enabled.mechanisms)."
 	case kafkaclient.SASLListenerWithoutSASL:
-		return summaryListenerWithoutSASL, "Remove the sasl block (and " + EnvSASLMechanism + "), or use the " +
-			"broker's SASL_PLAINTEXT or SASL_SSL port."
+		return summaryListenerWithoutSASL, "Remove the sasl block (and " + EnvSASLMechanism + "; where another " +
+			"provider block needs that variable, set sasl { enabled = false } in this one), or use the broker's " +
+			"SASL_PLAINTEXT or SASL_SSL port."
 	case kafkaclient.SASLRequired:
 		return summarySASLRequired, "Add a sasl block with one of the offered mechanisms (and a tls block too if " +
 			"the listener is SASL_SSL)."

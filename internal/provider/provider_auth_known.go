@@ -11,11 +11,14 @@ func authKnown(cfg providerModel) bool {
 }
 
 func (m *tlsModel) known() bool {
-	return !m.CACert.IsUnknown() && !m.ClientCert.IsUnknown() && !m.ClientKey.IsUnknown() &&
+	return !m.Enabled.IsUnknown() && !m.CACert.IsUnknown() && !m.ClientCert.IsUnknown() && !m.ClientKey.IsUnknown() &&
 		!m.ServerName.IsUnknown() && !m.InsecureSkipVerify.IsUnknown()
 }
 
 func (m *saslModel) known() bool {
+	if m.Enabled.IsUnknown() {
+		return false
+	}
 	for _, s := range m.stringAttributes() {
 		if s.IsUnknown() {
 			return false
@@ -35,4 +38,10 @@ func listKnown(l types.List) bool {
 		}
 	}
 	return true
+}
+
+// switchedOff reports whether a tls or sasl block says enabled = false: off, whatever the
+// environment says.
+func switchedOff(enabled types.Bool) bool {
+	return !enabled.IsNull() && !enabled.IsUnknown() && !enabled.ValueBool()
 }

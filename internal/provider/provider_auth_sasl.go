@@ -54,10 +54,14 @@ func resolveSASL(ctx context.Context, cfg providerModel, build bool, sec *securi
 }
 
 // saslBlockOrEnv is the sasl block, a null one when KAFKA_SASL_MECHANISM turns SASL on without
-// it, or nil when SASL is off.
+// it, or nil when SASL is off: without either, or with enabled = false, whatever the environment
+// says.
 func saslBlockOrEnv(m *saslModel) *saslModel {
 	if m == nil && os.Getenv(EnvSASLMechanism) != "" {
 		return nullSASLModel()
+	}
+	if m != nil && switchedOff(m.Enabled) {
+		return nil
 	}
 	return m
 }

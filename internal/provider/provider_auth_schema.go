@@ -5,9 +5,12 @@ package provider
 import (
 	"maps"
 	"regexp"
+	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -16,6 +19,7 @@ import (
 )
 
 type tlsModel struct {
+	Enabled            types.Bool   `tfsdk:"enabled"`
 	CACert             types.String `tfsdk:"ca_cert"`
 	ClientCert         types.String `tfsdk:"client_cert"`
 	ClientKey          types.String `tfsdk:"client_key"`
@@ -24,6 +28,7 @@ type tlsModel struct {
 }
 
 type saslModel struct {
+	Enabled      types.Bool   `tfsdk:"enabled"`
 	Mechanism    types.String `tfsdk:"mechanism"`
 	Username     types.String `tfsdk:"username"`
 	Password     types.String `tfsdk:"password"`
@@ -39,12 +44,13 @@ type saslModel struct {
 
 func nullTLSModel() *tlsModel {
 	null := types.StringNull()
-	return &tlsModel{CACert: null, ClientCert: null, ClientKey: null, ServerName: null, InsecureSkipVerify: types.BoolNull()}
+	return &tlsModel{Enabled: types.BoolNull(), CACert: null, ClientCert: null, ClientKey: null, ServerName: null,
+		InsecureSkipVerify: types.BoolNull()}
 }
 
 func nullSASLModel() *saslModel {
 	null := types.StringNull()
-	return &saslModel{Mechanism: null, Username: null, Password: null, TokenURL: null, ClientID: null,
+	return &saslModel{Enabled: types.BoolNull(), Mechanism: null, Username: null, Password: null, TokenURL: null, ClientID: null,
 		ClientSecret: null, Scopes: types.ListNull(types.StringType), Token: null, Region: null, RoleARN: null, Profile: null}
 }
 
@@ -59,18 +65,36 @@ func (m *saslModel) stringAttributes() map[string]types.String {
 
 func envNote(name string) string { return " Environment variable: `" + name + "`." }
 
+// enabledAttribute is the tls or sasl block's off switch, for one provider block (an alias)
+// beside environment variables meant for another: false wins over the environment, and then no
+// other attribute of the block (attrs) may be set, which the plan checks on enabled.
+func enabledAttribute(protocol, envSwitch string, attrs map[string]schema.Attribute) schema.BoolAttribute {
+	others := make([]path.Expression, 0, len(attrs))
+	for _, name := range slices.Sorted(maps.Keys(attrs)) { // the errors in one order
+		others = append(others, path.MatchRelative().AtParent().AtName(name))
+	}
+	return schema.BoolAttribute{
+		Optional: true,
+		MarkdownDescription: "`false` turns " + protocol + " off for this provider block whatever `" + envSwitch +
+			"` and the other " + protocol + " environment variables say, as for a plaintext alias beside a cluster " +
+			"that needs it; no other attribute of the block may be set then. Default `true`: the block's presence " +
+			"turns " + protocol + " on.",
+		Validators: []validator.Bool{boolvalidator.Any(boolvalidator.Equals(true), boolvalidator.ConflictsWith(others...))},
+	}
+}
+
 // authBlocks are the provider's tls and sasl blocks.
 func authBlocks() map[string]schema.Block {
 	return map[string]schema.Block{"tls": tlsBlock(), "sasl": saslBlock()}
 }
 
 func tlsBlock() schema.Block {
-	return schema.SingleNestedBlock{
+	b := schema.SingleNestedBlock{
 		MarkdownDescription: "TLS for every connection, for listeners whose `listener.security.protocol.map` " +
 			"says `SSL` or `SASL_SSL` (TLS 1.2 or later): the block's presence turns it on (an empty `tls {}`: " +
-			"the system's trusted roots), as does `" + EnvEnableTLS + "=true` without a block; without it the " +
-			"provider speaks plaintext. Certificate and key values are PEM text, typically `file(\"ca.pem\")`. " +
-			"The environment variables also accept the path of a PEM file.",
+			"the system's trusted roots), as does `" + EnvEnableTLS + "=true` without a block; without it, or " +
+			"with `enabled = false`, the provider speaks plaintext. Certificate and key values are PEM text, " +
+			"typically `file(\"ca.pem\")`. The environment variables also accept the path of a PEM file.",
 		Attributes: map[string]schema.Attribute{
 			"ca_cert": schema.StringAttribute{
 				Optional: true,
@@ -111,6 +135,8 @@ func tlsBlock() schema.Block {
 			},
 		},
 	}
+	b.Attributes["enabled"] = enabledAttribute("TLS", EnvEnableTLS, b.Attributes)
+	return b
 }
 
 // saslBlock has one group of attributes per kind of mechanism; kafkaclient.MechanismFields says
@@ -128,10 +154,12 @@ func saslBlock() schema.Block {
 	for _, group := range []map[string]schema.Attribute{saslPasswordAttributes(), saslOAuthAttributes(), saslAWSAttributes()} {
 		maps.Copy(attrs, group)
 	}
+	attrs["enabled"] = enabledAttribute("SASL", EnvSASLMechanism, attrs)
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "SASL authentication on every connection, for `SASL_PLAINTEXT` and `SASL_SSL` " +
 			"listeners (the latter with a `tls` block too): the block's presence turns it on, as does `" +
-			EnvSASLMechanism + "` without a block. Which attributes apply depends on `mechanism`: `username` " +
+			EnvSASLMechanism + "` without a block, and `enabled = false` turns it off whatever the environment " +
+			"says. Which attributes apply depends on `mechanism`: `username` " +
 			"and `password` for `plain` and `scram-*`; `token_url`, `client_id`, `client_secret` and `scopes`, " +
 			"or `token`, for `oauthbearer`; `region`, `role_arn` and `profile` for `aws-msk-iam`. Setting one " +
 			"that does not apply is an error.",

@@ -39,9 +39,14 @@ func resolveTLS(cfg providerModel, build bool, sec *security, diags *diag.Diagno
 }
 
 // tlsBlockOrEnv is the tls block, a null one when KAFKA_ENABLE_TLS turns TLS on without it, or nil
-// when TLS is off. TLS settings in the environment do not turn it on: they only warn.
+// when TLS is off: without either, or with enabled = false, whatever the environment says (nil too
+// while enabled is unknown: nothing is checked before it is known). TLS settings in the environment
+// do not turn it on: without a block they only warn.
 func tlsBlockOrEnv(m *tlsModel, diags *diag.Diagnostics) *tlsModel {
 	if m != nil {
+		if switchedOff(m.Enabled) || m.Enabled.IsUnknown() {
+			return nil
+		}
 		return m
 	}
 	on, ok := envBool(EnvEnableTLS, path.Root("tls"), diags)

@@ -44,16 +44,8 @@ func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
 func terraformTest(t *testing.T, recipe string, r *strings.Replacer, file string, vars ...string) string {
 	t.Helper()
 	requireTerraformTest(t)
-	bin, err := builtProvider()
-	if err != nil {
-		t.Fatalf("build the provider: %v", err)
-	}
+	cli := devOverridesConfig(t)
 	dir := copyRecipe(t, recipe, r, file)
-	cli := filepath.Join(t.TempDir(), "cli.tfrc")
-	rc := "provider_installation {\n  dev_overrides {\n    \"kafka-offsets/kafka\" = \"" + bin + "\"\n  }\n  direct {}\n}\n"
-	if err := os.WriteFile(cli, []byte(rc), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	args := []string{"test", "-no-color", "-filter=" + file}
 	for _, v := range vars {
 		args = append(args, "-var", v)
@@ -66,6 +58,22 @@ func terraformTest(t *testing.T, recipe string, r *strings.Replacer, file string
 		t.Fatalf("terraform test %s in %s: %v\n%s", file, recipe, err, out)
 	}
 	return string(out)
+}
+
+// devOverridesConfig is the path of a CLI configuration whose dev_overrides point
+// kafka-offsets/kafka at the provider built from this module (builtProvider).
+func devOverridesConfig(t *testing.T) string {
+	t.Helper()
+	bin, err := builtProvider()
+	if err != nil {
+		t.Fatalf("build the provider: %v", err)
+	}
+	cli := filepath.Join(t.TempDir(), "cli.tfrc")
+	rc := "provider_installation {\n  dev_overrides {\n    \"kafka-offsets/kafka\" = \"" + bin + "\"\n  }\n  direct {}\n}\n"
+	if err := os.WriteFile(cli, []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cli
 }
 
 // wantRuns fails t unless terraform test's summary says exactly n runs passed and none failed.

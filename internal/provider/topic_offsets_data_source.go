@@ -60,7 +60,8 @@ func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
 			"partition so that a second plan shows no diff.",
 		Attributes: map[string]schema.Attribute{
-			"topic": topicAttribute(),
+			"timeout": readTimeoutAttribute(""),
+			"topic":   topicAttribute(),
 			"allow_missing": allowMissingAttribute("topic", "`partition_count` 0, `partitions` empty and "+
 				"`message_count` `null`, so that a gate on `message_count == 0` does not read a deleted topic as drained."),
 			"exists":          existsAttribute("topic"),
@@ -97,6 +98,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
+	ctx = withReadTimeout(ctx, req.Config, &resp.Diagnostics) // read_timeout.go
 	q := kafkaclient.OffsetsRequest{
 		Topic:         topic.ValueString(),
 		Isolation:     isolation(isolationLevel),

@@ -169,6 +169,7 @@ func (d *TopicProducersDataSource) Schema(_ context.Context, _ datasource.Schema
 			"them (ListTransactions on every broker, DescribeTransactions), and which of them hang (KIP-664, Kafka " +
 			"3.0+). Read-only: it never sends FindCoordinator, which would create `__transaction_state`.",
 		Attributes: map[string]schema.Attribute{
+			"timeout": readTimeoutAttribute(""),
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
 				CustomType:  newTopicSetType(), // topic_set_type.go
@@ -216,6 +217,7 @@ func (d *TopicProducersDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
+	ctx = withReadTimeout(ctx, req.Config, &resp.Diagnostics) // read_timeout.go
 	var q kafkaclient.TopicProducersRequest
 	q.Name = wholeMatch(nameRegex, path.Root("name_regex"), &resp.Diagnostics)
 	q.Topics = topicSet(ctx, topics.SetValue, topicProducersEmptyTopics, &resp.Diagnostics)

@@ -53,6 +53,7 @@ func (d *TopicsDrainedDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"that nobody wrote to them within `quiet_for`, no transaction is open on them, every group that reads " +
 			"them has caught up, and none is hidden from the provider's principal. Drained means consumed, not empty.",
 		Attributes: map[string]schema.Attribute{
+			"timeout": readTimeoutAttribute(""),
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
 				CustomType:  newTopicSetType(), // topic_set_type.go
@@ -113,6 +114,7 @@ func (d *TopicsDrainedDataSource) Read(ctx context.Context, req datasource.ReadR
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
+	ctx = withReadTimeout(ctx, req.Config, &resp.Diagnostics) // read_timeout.go
 	q := kafkaclient.DrainedRequest{QuietFor: goDuration(quietFor, &resp.Diagnostics)}
 	q.Name = wholeMatch(nameRegex, path.Root("name_regex"), &resp.Diagnostics)
 	q.Topics = topicSet(ctx, topics.SetValue, topicsDrainedEmptyTopics, &resp.Diagnostics)

@@ -69,6 +69,7 @@ func (d *TopicsOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 		MarkdownDescription: "Every topic whose whole name matches `name_regex`, with its partition count and " +
 			"message count, sorted by name, read with Kafka's Metadata and ListOffsets APIs.",
 		Attributes: map[string]schema.Attribute{
+			"timeout": readTimeoutAttribute(""),
 			"name_regex": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "An RE2 regular expression (Go's `regexp` syntax) that the **whole** topic " +
@@ -110,6 +111,7 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 	if resp.Diagnostics.HasError() || !clientKnown(d.data, &resp.Diagnostics) {
 		return
 	}
+	ctx = withReadTimeout(ctx, req.Config, &resp.Diagnostics) // read_timeout.go
 	q := kafkaclient.TopicsOffsetsRequest{IncludeInternal: includeInternal.ValueBool(), Isolation: isolation(isolationLevel),
 		LastWrite: lastWrite.ValueBool()}
 	q.Name = wholeMatch(nameRegex, path.Root("name_regex"), &resp.Diagnostics)
