@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -184,5 +185,27 @@ func TestCompatibleServiceWarnsOfRefusedLookups(t *testing.T) {
 	}
 	if took := time.Since(start); took > 15*time.Second {
 		t.Errorf("two reads took %s; want well within one 30s timeout", took)
+	}
+}
+
+// "Topics not seen" advises DESCRIBE on the cluster only where that lets the brokers say which
+// topics they hold: not where a broker does not serve DescribeLogDirs at all.
+func TestTopicsUnseenAdviceOnlyWhereAnACLHelps(t *testing.T) {
+	t.Parallel()
+	c, _ := acctest.FakeCompatibleService(t, kfake.SeedTopics(1, "t"))
+	diags := readDataSource(t, map[string]tftypes.Value{
+		"bootstrap_servers": tftypes.NewValue(tftypes.List{ElementType: tftypes.String},
+			[]tftypes.Value{tftypes.NewValue(tftypes.String, c.ListenAddrs()[0])}),
+	}, "kafka_topics_offsets", map[string]tftypes.Value{"name_regex": tftypes.NewValue(tftypes.String, "t")})
+	if len(diags) != 1 || diags[0].Summary != "Cannot tell whether topics are hidden" ||
+		!strings.Contains(diags[0].Detail, "does not serve DescribeLogDirs, which no ACL changes") ||
+		!strings.Contains(diags[0].Detail, "name the topics instead") || strings.Contains(diags[0].Detail, "Grant") {
+		t.Fatalf("got %s; want the warning, advising to name the topics, not an ACL", diagText(diags))
+	}
+
+	var refused diag.Diagnostics
+	warnTopicsUnseen(&refused, "broker 1 (b:9092) answered DescribeLogDirs with CLUSTER_AUTHORIZATION_FAILED (error code 31)", "topics")
+	if len(refused) != 1 || !strings.Contains(refused[0].Detail(), "Grant the principal DESCRIBE on the cluster") {
+		t.Fatalf("got %v; want the warning advising DESCRIBE on the cluster", refused)
 	}
 }

@@ -129,9 +129,14 @@ func warnTopicsUnseen(diags *diag.Diagnostics, unseen, values string) {
 	if unseen == "" {
 		return
 	}
+	advice := " No ACL makes these brokers say which topics they hold: name the topics instead (topics of " +
+		"kafka_topic_producers, kafka_topic_offsets per topic), which Kafka refuses with TOPIC_AUTHORIZATION_FAILED " +
+		"where one is hidden."
+	if kafkaclient.DescribeClusterHelps(unseen) {
+		advice = " Grant the principal DESCRIBE on the cluster, so that the read can ask each broker which topics " +
+			"it holds (DescribeLogDirs)."
+	}
 	diags.AddAttributeWarning(path.Root("name_regex"), "Cannot tell whether topics are hidden",
 		"Cannot tell whether the provider's principal may DESCRIBE every topic name_regex matches ("+unseen+
-			"), and Kafka leaves the topics it may not out of the read: "+values+" may miss some. Grant the "+
-			"principal DESCRIBE on the cluster, so that the read can ask each broker which topics it holds "+
-			"(DescribeLogDirs).")
+			"), and Kafka leaves the topics it may not out of the read: "+values+" may miss some."+advice)
 }
