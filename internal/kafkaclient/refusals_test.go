@@ -159,3 +159,32 @@ func TestTopicProducersRefusedLastWriteFailsAtOnce(t *testing.T) {
 		t.Errorf("took %s; want well within the 30s timeout", took)
 	}
 }
+
+// A broker that closes the connection at every request but ApiVersions (its storage failed, say)
+// and answers a SASL handshake on every listener, as some Kafka-compatible services do, is not
+// taken for a SASL listener: a listener that requires SASL refuses ApiVersions after the
+// handshake, this one answers it. The read fails at once with the refusal, not "requires SASL".
+func TestClosingEveryRequestIsNoSASLListener(t *testing.T) {
+	c := newCluster(t, kfake.SeedTopics(1, "t"))
+	c.ControlKey(kmsg.SASLHandshake.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		res := kmsg.NewPtrSASLHandshakeResponse()
+		res.Version = req.GetVersion()
+		res.SupportedMechanisms = []string{"PLAIN"}
+		return res, nil, true
+	})
+	closed := acctest.CloseAt(c, kmsg.Metadata, func(kmsg.Request) bool { return true })
+	cl := newClient(t, c, 30*time.Second)
+	start := time.Now()
+	_, err := cl.PartitionOffsets(context.Background(), "t", 0)
+	var (
+		re   *RefusedError
+		sasl *SASLError
+	)
+	if errors.As(err, &sasl) || !errors.As(err, &re) || !strings.Contains(err.Error(), "closed the connection at Metadata v") {
+		t.Fatalf("got %v; want a RefusedError at Metadata, no SASL diagnosis", err)
+	}
+	if took := time.Since(start); took > refusalBound || closed() != broker.RefusedAfter {
+		t.Errorf("took %s and %d closes; want well within the timeout, %d closes", took, closed(), broker.RefusedAfter)
+	}
+}
