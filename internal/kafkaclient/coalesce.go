@@ -524,6 +524,11 @@ func judge(l leader, ls listing, topic string, p kmsg.ListOffsetsResponseTopicPa
 	case p.Offset < 0 && !ls.mayFindNone:
 		return answer{err: fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
 			op, topic, p.Partition, p.Offset)}
+	case ls.key.timestamp >= 0 && p.Offset >= 0 && p.Timestamp < ls.key.timestamp: // a lookup by time
+		return answer{err: &ImpossibleAnswerError{Op: fmt.Sprintf("%s for topic %q partition %d", op, topic, p.Partition),
+			Broker: describeBroker(l.address, int(l.id)),
+			What:   fmt.Sprintf("offset %d with timestamp %d to a lookup by time %d", p.Offset, p.Timestamp, ls.key.timestamp),
+			Kafka:  "it answers a record found by time with that record's timestamp, at or after the time asked, and offset -1 where no record is that late"}}
 	default:
 		return answer{offset: p.Offset, timestamp: p.Timestamp}
 	}
