@@ -188,3 +188,22 @@ func TestClosingEveryRequestIsNoSASLListener(t *testing.T) {
 		t.Errorf("took %s and %d closes; want well within the timeout, %d closes", took, closed(), broker.RefusedAfter)
 	}
 }
+
+// A broker that closes the connection at DescribeGroups (Tansu 0.6.0 on SQLite) fails a group's
+// read at once, naming it.
+func TestRefusedDescribeGroupsFailsAtOnce(t *testing.T) {
+	c := newCluster(t, withOffsetsTopic(), kfake.SeedTopics(1, "t"))
+	acctest.FakeCommit(t, c, "g", "t", 0, 0)
+	acctest.CloseAt(c, kmsg.DescribeGroups, func(kmsg.Request) bool { return true })
+	cl := newClient(t, c, 30*time.Second)
+	start := time.Now()
+	_, err := cl.GroupOffsets(context.Background(), GroupOffsetsRequest{GroupID: "g"})
+	var re *RefusedError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), `DescribeGroups for group "g": broker 0`) ||
+		!strings.Contains(err.Error(), "closed the connection at DescribeGroups v") {
+		t.Fatalf("got %v; want a RefusedError naming DescribeGroups", err)
+	}
+	if took := time.Since(start); took > refusalBound {
+		t.Errorf("took %s; want well within the 30s timeout", took)
+	}
+}
