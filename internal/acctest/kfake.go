@@ -2,8 +2,10 @@ package acctest
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"net"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // Helpers for franz-go's in-process kfake cluster, which the tests use for faults a real broker
@@ -230,4 +233,57 @@ func FakeDescribeTransactions(t testing.TB, c *kfake.Cluster, txnID string, edit
 		c.KeepControl()
 		return res, nil, true
 	})
+}
+
+// WithoutAPIs makes a kfake cluster list versions (kversion.Stable() where nil) in ApiVersions
+// without keys: a broker that does not serve them.
+func WithoutAPIs(versions *kversion.Versions, keys ...kmsg.Key) kfake.Opt {
+	if versions == nil {
+		versions = kversion.Stable()
+	}
+	for _, k := range keys {
+		versions.SetMaxKeyVersion(k.Int16(), -1)
+	}
+	return kfake.MaxVersions(versions)
+}
+
+// CloseAt makes c close the connection at every request of key that refuse says it refuses, as
+// a service does that advertises a request and does not serve it (kfake closes the connection
+// where a control function returns an error); the others go on to kfake's own handler. The
+// returned func counts the requests closed.
+func CloseAt(c *kfake.Cluster, key kmsg.Key, refuse func(kmsg.Request) bool) func() int {
+	var closed atomic.Int32
+	c.ControlKey(key.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		if !refuse(req) {
+			return nil, nil, false
+		}
+		closed.Add(1)
+		return nil, fmt.Errorf("refused %s v%d", key.Name(), req.GetVersion()), true
+	})
+	return func() int { return int(closed.Load()) }
+}
+
+// CloseAtListOffsets makes c close the connection at every ListOffsets request that asks one of
+// timestamps (the provider asks one timestamp per request), and counts them.
+func CloseAtListOffsets(c *kfake.Cluster, timestamps ...int64) func() int {
+	return CloseAt(c, kmsg.ListOffsets, func(req kmsg.Request) bool {
+		lo, ok := req.(*kmsg.ListOffsetsRequest)
+		return ok && len(lo.Topics) > 0 && len(lo.Topics[0].Partitions) > 0 &&
+			slices.Contains(timestamps, lo.Topics[0].Partitions[0].Timestamp)
+	})
+}
+
+// FakeCompatibleService is a kfake cluster (opts may add to it) that answers as a
+// Kafka-compatible service did that implements the protocol itself (Tansu 0.6.0): ListOffsets up
+// to v9 advertised, and the connection closed at timestamps -3, -4 and -5; no DescribeLogDirs,
+// DescribeProducers, ListTransactions or DescribeTransactions in ApiVersions. The returned func
+// counts the ListOffsets requests closed.
+func FakeCompatibleService(t testing.TB, opts ...kfake.Opt) (*kfake.Cluster, func() int) {
+	t.Helper()
+	versions := kversion.Stable()
+	versions.SetMaxKeyVersion(kmsg.ListOffsets.Int16(), 9)
+	c := Fake(t, append([]kfake.Opt{WithoutAPIs(versions, kmsg.DescribeLogDirs, kmsg.DescribeProducers,
+		kmsg.ListTransactions, kmsg.DescribeTransactions)}, opts...)...)
+	return c, CloseAtListOffsets(c, -3, -4, -5)
 }

@@ -52,17 +52,20 @@ func (s subscriptions) add(group string, topics []string) {
 	}
 }
 
-// members is what a describe API says of groups' members.
+// members is what a describe API says of groups' members, and DescribeGroups of classic groups'
+// states (describedState).
 type members struct {
 	owns       owned
 	counts     memberCounts
 	subscribed subscriptions
+	states     map[string]string
 }
 
 // fetchAllAssignments reads what the members of every listed group with members own and
 // subscribe to, one describe request per coordinator and kind (per maxGroupsPerOffsetFetch
 // groups), coordinators at once. Groups listed Empty or Dead have no member and are not asked
-// about; a group gone since it was listed is left out.
+// about; a group gone since it was listed is left out. A classic group's state that
+// DescribeGroups answers replaces the listed one in listed (groupState's rule).
 func (gr *groupReads) fetchAllAssignments(ctx context.Context, listed map[string]listedGroupInfo) (owned, subscriptions, error) {
 	var (
 		mu   sync.Mutex
@@ -81,6 +84,11 @@ func (gr *groupReads) fetchAllAssignments(ctx context.Context, listed map[string
 					errs = append(errs, err)
 					maps.Copy(out, got.owns)
 					maps.Copy(subs, got.subscribed)
+					for id, state := range got.states {
+						info := listed[id]
+						info.state = state
+						listed[id] = info
+					}
 					mu.Unlock()
 					if err != nil {
 						return
@@ -96,7 +104,8 @@ func (gr *groupReads) fetchAllAssignments(ctx context.Context, listed map[string
 // describable is the listed groups that may have members, by coordinator, then by the kind of
 // describe request that answers for them: a group's kind (ListGroups v5), or classic for a
 // consumer group of a broker that does not say. Groups of other protocol types (Kafka Connect's)
-// own no topic partitions.
+// own no topic partitions: they are described only where the listed state is none of Kafka's
+// (groupState's rule).
 func describable(listed map[string]listedGroupInfo) map[leader]map[string][]string {
 	out := map[leader]map[string][]string{}
 	for id, g := range listed {
@@ -105,7 +114,7 @@ func describable(listed map[string]listedGroupInfo) map[leader]map[string][]stri
 		}
 		kind := g.groupType
 		if kind == "" || kind == ClassicGroup {
-			if g.protocolType != "consumer" {
+			if g.protocolType != "consumer" && kafkaState(g.state) {
 				continue
 			}
 			kind = ClassicGroup
@@ -145,11 +154,14 @@ func (gr *groupReads) describeAssignments(ctx context.Context, coordinator leade
 		return members{}, gr.cluster.requestError(fmt.Sprintf("%s for %d group%s", op, len(groups), plural(len(groups))),
 			coordinator.address, int(coordinator.id), err)
 	}
-	out, counts, subs := owned{}, memberCounts{}, subscriptions{}
+	out, counts, subs, states := owned{}, memberCounts{}, subscriptions{}, map[string]string{}
 	switch res := m.(type) {
 	case *kmsg.DescribeGroupsResponse:
 		for _, g := range res.Groups {
 			err = errors.Join(err, classicOwned(out, counts, g))
+			if state, ok := describedState(g); ok {
+				states[g.Group] = state
+			}
 		}
 	case *kmsg.ConsumerGroupDescribeResponse:
 		for _, g := range res.Groups {
@@ -166,7 +178,7 @@ func (gr *groupReads) describeAssignments(ctx context.Context, coordinator leade
 	default:
 		return members{}, fmt.Errorf("%s: unexpected answer %T", op, m)
 	}
-	return members{out, counts, subs}, err
+	return members{out, counts, subs, states}, err
 }
 
 // described says whether a describe answer holds the group: false with no error for a group gone

@@ -93,7 +93,6 @@ type listing struct {
 	order       int    // its place in a round (lookup.order)
 	op          string // for errors: what was asked
 	mayFindNone bool   // an answer of -1 without an error means "no such record"
-	optional    bool   // UNSUPPORTED_VERSION leaves the answer unanswered (-1), not an error
 	// unsupported is the error for UNSUPPORTED_VERSION where the lookup needs a feature of the
 	// broker; nil: the code is a *BrokerError like any other.
 	unsupported error
@@ -390,22 +389,39 @@ func (co *coalescer) linger(q *leaderQueue) {
 }
 
 // send asks l everything in r, one request per lookup key, all written before the first answer
-// is read, and records every answer or error in r.
+// is read, and records every answer or error in r. Where the broker closes the connection at one
+// request, those written after it, which it never began (broker.ErrNotReached), are sent again at
+// once on a new connection: a lookup the broker refuses costs the others of the round nothing.
+// A pass whose connection another request had closed so leaves every key for the next; past
+// twice as many passes as keys, the keys left fail.
 func (co *coalescer) send(l leader, r *round) {
 	ctx, cancel := context.WithDeadline(co.life, r.deadline)
 	defer cancel()
 	ctx = r.observers.context(ctx)
 	keys := r.keys()
+	for passes := 2 * len(keys); len(keys) > 0; passes-- {
+		keys = co.sendOnce(ctx, l, r, keys, passes > 1)
+	}
+}
+
+// sendOnce sends keys of r on l's connection and records their answers or errors, but for the
+// keys it returns (with more): those the broker never began, to send again.
+func (co *coalescer) sendOnce(ctx context.Context, l leader, r *round, keys []lookupKey, more bool) (again []lookupKey) {
 	conn, err := co.connect(ctx, l.address)
 	if err != nil {
 		for _, k := range keys {
 			co.failAll(l, r.listings[k], r.asks[k], err)
 		}
-		return
+		return nil
 	}
+	notReached := func(err error) bool { return more && errors.Is(err, broker.ErrNotReached) && ctx.Err() == nil }
 	calls := make([]*broker.Call, len(keys))
 	for i, k := range keys {
-		if calls[i], err = conn.Send(ctx, listOffsetsFor(k, r.asks[k], r.deadline)); err != nil {
+		calls[i], err = conn.Send(ctx, listOffsetsFor(k, r.asks[k], r.deadline))
+		switch {
+		case notReached(err):
+			again = append(again, k)
+		case err != nil:
 			co.failAll(l, r.listings[k], r.asks[k], err)
 		}
 	}
@@ -414,7 +430,11 @@ func (co *coalescer) send(l leader, r *round) {
 			continue
 		}
 		m, err := conn.Wait(ctx, calls[i])
-		if err != nil {
+		switch {
+		case notReached(err):
+			again = append(again, k)
+			continue
+		case err != nil:
 			co.failAll(l, r.listings[k], r.asks[k], err)
 			continue
 		}
@@ -425,6 +445,7 @@ func (co *coalescer) send(l leader, r *round) {
 		}
 		record(l, r.listings[k], r.asks[k], res)
 	}
+	return again
 }
 
 // keys are the lookup keys of r in the order they are sent (listing.order), then by timestamp
@@ -495,8 +516,6 @@ func record(l leader, ls listing, es *entries, res *kmsg.ListOffsetsResponse) {
 func judge(l leader, ls listing, topic string, p kmsg.ListOffsetsResponseTopicPartition) answer {
 	op := ls.op
 	switch {
-	case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.optional:
-		return answer{offset: -1, timestamp: -1} // as unanswered as a broker too old to be asked
 	case p.ErrorCode == int16(kafka.UnsupportedVersion) && ls.unsupported != nil:
 		return answer{err: ls.unsupported}
 	case p.ErrorCode != 0:
@@ -505,18 +524,25 @@ func judge(l leader, ls listing, topic string, p kmsg.ListOffsetsResponseTopicPa
 	case p.Offset < 0 && !ls.mayFindNone:
 		return answer{err: fmt.Errorf("%s for topic %q partition %d: broker answered offset %d without an error",
 			op, topic, p.Partition, p.Offset)}
+	case ls.key.timestamp >= 0 && p.Offset >= 0 && p.Timestamp < ls.key.timestamp: // a lookup by time
+		return answer{err: &ImpossibleAnswerError{Op: fmt.Sprintf("%s for topic %q partition %d", op, topic, p.Partition),
+			Broker: describeBroker(l.address, int(l.id)),
+			What:   fmt.Sprintf("offset %d with timestamp %d to a lookup by time %d", p.Offset, p.Timestamp, ls.key.timestamp),
+			Kafka:  "it answers a record found by time with that record's timestamp, at or after the time asked, and offset -1 where no record is that late"}}
 	default:
 		return answer{offset: p.Offset, timestamp: p.Timestamp}
 	}
 }
 
 // collect takes from each leader's round the answers of the read's partitions, one per lookup
-// asked of it, into a slice per topic. It reports the first error of any answer (firstError).
-func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[leader]*round) (map[string][]PartitionOffsets, error) {
-	out := sizedByTopic(asks)
+// asked of it, into a slice per topic, and notes on each partition the optional lookups its leader
+// did not answer (goesWithout) or was not asked (plan.unasked). It reports the first error of any
+// other answer (firstError).
+func collect(plan lookupPlan, rounds map[leader]*round) (map[string][]PartitionOffsets, error) {
+	out := sizedByTopic(plan.asks)
 	var errs []error
 	for l, r := range rounds {
-		a := asks[l]
+		a := plan.asks[l]
 		for topic, run := range topicRuns(a.partitions) {
 			ps := out[topic]
 			start := len(ps)
@@ -524,16 +550,22 @@ func collect(asks map[leader]leaderAsk, asked map[leader][]lookup, rounds map[le
 				ps = append(ps, PartitionOffsets{Partition: tp.partition})
 			}
 			out[topic] = ps
-			for i, lk := range asked[l] {
+			for i, lk := range plan.asked[l] {
 				answers := r.asks[a.listings[i].key].topics[topic]
 				for j, tp := range run {
 					an := answers.answer(int32(tp.partition))
-					if an.err != nil {
+					switch {
+					case an.err == nil:
+						lk.set(&ps[start+j], an.offset, an.timestamp)
+					case lk.optional && goesWithout(an.err):
+						ps[start+j].Unanswered = append(ps[start+j].Unanswered, Unanswered{Lookup: lk.name, Err: an.err})
+					default:
 						errs = append(errs, an.err)
-						continue
 					}
-					lk.set(&ps[start+j], an.offset, an.timestamp)
 				}
+			}
+			for j := range run {
+				ps[start+j].Unanswered = append(ps[start+j].Unanswered, plan.unasked[l]...)
 			}
 		}
 	}

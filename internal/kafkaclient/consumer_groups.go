@@ -30,8 +30,9 @@ type ConsumerGroupsRequest struct {
 // GroupSummary is one consumer group's progress over the topics it has commits on.
 type GroupSummary struct {
 	GroupID string
-	// State as the coordinator lists it (ListGroups v4+, Kafka 2.6+): Stable, Empty, ...; "" from
-	// older brokers, which do not say.
+	// State as the coordinator gives it, by the rule of group_state.go (ListGroups v4+, Kafka 2.6+,
+	// or DescribeGroups for a classic group the read describes): Stable, Empty, ...; "" where it
+	// does not say.
 	State string
 	// ProtocolType is "consumer" for consumer groups (classic and KIP-848), "connect" for Kafka
 	// Connect workers, "streams" for streams groups (KIP-1071), "share" for share groups,

@@ -42,13 +42,32 @@ func (cv *clusterView) unseenTopics(ctx context.Context, md *clusterMetadata) (s
 	case unknown != "":
 		return "topics not seen: cannot tell whether the provider's principal may DESCRIBE every topic (" + unknown +
 			"), and Kafka leaves the topics it may not out of the read: set topics to the topics the group " +
-			"reads, or grant the principal DESCRIBE on the cluster", nil
+			"reads" + orGrantDescribeCluster(unknown), nil
 	case len(hidden) == 0:
 		return "", nil
 	}
 	return fmt.Sprintf("topics not seen: the provider's principal may not DESCRIBE %d topic%s of the cluster (%s), "+
 		"which Kafka leaves out of the read, so the group may read them unseen: set topics to the topics the "+
 		"group reads, or grant the principal DESCRIBE on those topics", len(hidden), plural(len(hidden)), namedTopics(hidden)), nil
+}
+
+// notByACL ends a reason the brokers could not say which topics they hold that no ACL changes: a
+// broker that does not serve DescribeLogDirs, a log directory offline.
+const notByACL = ", which no ACL changes"
+
+// DescribeClusterHelps says whether granting the principal DESCRIBE on the cluster would let the
+// brokers say which topics they hold, where unseen (a read's, "" where they said) says why they
+// did not: only where every broker that did not say refused the principal.
+func DescribeClusterHelps(unseen string) bool {
+	return unseen != "" && !strings.Contains(unseen, notByACL)
+}
+
+// orGrantDescribeCluster is the advice that ends a "topics not seen" reason, where it can help.
+func orGrantDescribeCluster(unseen string) string {
+	if !DescribeClusterHelps(unseen) {
+		return ""
+	}
+	return ", or grant the principal DESCRIBE on the cluster"
 }
 
 // hiddenTopics is every topic the brokers hold that keep selects and md (Metadata for every topic)
@@ -140,7 +159,7 @@ func (cv *clusterView) describeLogDirs(ctx context.Context, b leader) (topics []
 		return nil, "", cv.requestError(op, b.address, int(b.id), err)
 	}
 	if _, served := conn.Version(kmsg.DescribeLogDirs); !served {
-		return nil, who + " does not serve DescribeLogDirs", nil
+		return nil, who + " does not serve DescribeLogDirs" + notByACL, nil
 	}
 	m, err := conn.RoundTrip(ctx, &kmsg.DescribeLogDirsRequest{}) // Topics null: every topic
 	if err != nil {
@@ -167,8 +186,13 @@ func (cv *clusterView) describeLogDirs(ctx context.Context, b leader) (topics []
 	return topics, "", nil
 }
 
-// refusal says that who answered DescribeLogDirs with code, in Kafka's current name for it.
+// refusal says that who answered DescribeLogDirs with code, in Kafka's current name for it; an ACL
+// changes nothing but CLUSTER_AUTHORIZATION_FAILED.
 func refusal(who string, code int16) string {
 	name, _ := wire.ErrorName(kafka.Error(code))
-	return fmt.Sprintf("%s answered DescribeLogDirs with %s (error code %d)", who, name, code)
+	why := fmt.Sprintf("%s answered DescribeLogDirs with %s (error code %d)", who, name, code)
+	if kafka.Error(code) != kafka.ClusterAuthorizationFailed {
+		why += notByACL
+	}
+	return why
 }

@@ -109,10 +109,11 @@ func TestUnverifiedTopicsAreNotCaughtUp(t *testing.T) {
 		opts    []kfake.Opt
 		control func(c *kfake.Cluster)
 		want    string
+		grant   bool // the reason advises DESCRIBE on the cluster: only where it can help
 	}{
-		{"refused (v3+)", nil, refuse(true), `answered DescribeLogDirs with CLUSTER_AUTHORIZATION_FAILED \(error code 31\)`},
-		{"no log directory (before v3)", nil, refuse(false), `answered DescribeLogDirs with no log directory \(it needs DESCRIBE on the cluster\)`},
-		{"not served", []kfake.Opt{kfake.MaxVersions(withoutKey(kmsg.DescribeLogDirs))}, nil, `does not serve DescribeLogDirs`},
+		{"refused (v3+)", nil, refuse(true), `answered DescribeLogDirs with CLUSTER_AUTHORIZATION_FAILED \(error code 31\)\)`, true},
+		{"no log directory (before v3)", nil, refuse(false), `answered DescribeLogDirs with no log directory \(it needs DESCRIBE on the cluster\)\)`, true},
+		{"not served", []kfake.Opt{kfake.MaxVersions(withoutKey(kmsg.DescribeLogDirs))}, nil, `does not serve DescribeLogDirs, which no ACL changes\)`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCluster(t, append(tc.opts, kfake.SeedTopics(1, "ta"))...)
@@ -128,6 +129,10 @@ func TestUnverifiedTopicsAreNotCaughtUp(t *testing.T) {
 			want := regexp.MustCompile(`^topics not seen: cannot tell whether the provider's principal may DESCRIBE every topic \(.*` + tc.want)
 			if got.CaughtUp || len(got.NotCaughtUp) != 1 || !want.MatchString(got.NotCaughtUp[0]) || got.TotalLag != nil {
 				t.Fatalf("got %+v, want not caught up, saying %s", got.Verdict, want)
+			}
+			const grant = "or grant the principal DESCRIBE on the cluster"
+			if strings.Contains(got.NotCaughtUp[0], grant) != tc.grant || DescribeClusterHelps(got.Unseen) != tc.grant {
+				t.Fatalf("%q: advises an ACL on the cluster: %t, want %t", got.NotCaughtUp[0], !tc.grant, tc.grant)
 			}
 		})
 	}

@@ -62,7 +62,8 @@
 //     offsetfetch.go and assignments.go (the requests they share), share_groups.go (share
 //     groups: their kinds, start offsets and lags), and the two every group read judges by:
 //     verdict.go (a partition's state and the caught-up verdict, the one both group data
-//     sources and the wait take) and coverage.go (the topics a read without topics could not
+//     sources and the wait take), group_state.go (a group's state, by one rule for both) and
+//     coverage.go (the topics a read without topics could not
 //     see: DescribeLogDirs, then Metadata by name). producerReads: producers.go (a topic's
 //     writers: DescribeProducers per leader, ListTransactions on every broker, DescribeTransactions,
 //     the hanging rule).

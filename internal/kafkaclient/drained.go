@@ -104,7 +104,7 @@ func judgeDrained(w TopicProducers, readers []GroupSummary, now time.Time, quiet
 	if w.Unseen != "" {
 		d.NotDrained = append(d.NotDrained, "topics not seen: cannot tell whether the provider's principal may "+
 			"DESCRIBE every topic the pattern matches ("+w.Unseen+"), and Kafka leaves the topics it may not out "+
-			"of the read: grant the principal DESCRIBE on the cluster, or name the topics")
+			"of the read: name the topics"+orGrantDescribeCluster(w.Unseen))
 	}
 	since := now.Add(-quietFor).UnixMilli()
 	for _, t := range w.Topics {

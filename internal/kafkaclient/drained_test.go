@@ -45,10 +45,15 @@ func TestJudgeDrained(t *testing.T) {
 			lastWrite:  ms(48 * time.Hour)},
 		{name: "a reader behind", writers: TopicProducers{Topics: []TopicWriters{quiet}}, readers: []GroupSummary{caughtUp, behind},
 			notDrained: []string{"group s has not caught up: a/0: lag 1 (committed_offset 1, latest_offset 2)"}, lastWrite: ms(48 * time.Hour)},
-		{name: "topics the brokers cannot vouch for", writers: TopicProducers{Topics: []TopicWriters{quiet}, Unseen: "broker 1 does not serve DescribeLogDirs"},
+		{name: "topics the brokers cannot vouch for", writers: TopicProducers{Topics: []TopicWriters{quiet}, Unseen: "broker 1 answered DescribeLogDirs with CLUSTER_AUTHORIZATION_FAILED (error code 31)"},
 			notDrained: []string{"topics not seen: cannot tell whether the provider's principal may DESCRIBE every topic the " +
-				"pattern matches (broker 1 does not serve DescribeLogDirs), and Kafka leaves the topics it may not out of the " +
-				"read: grant the principal DESCRIBE on the cluster, or name the topics"}, lastWrite: ms(48 * time.Hour)},
+				"pattern matches (broker 1 answered DescribeLogDirs with CLUSTER_AUTHORIZATION_FAILED (error code 31)), and Kafka " +
+				"leaves the topics it may not out of the read: name the topics, or grant the principal DESCRIBE on the cluster"},
+			lastWrite: ms(48 * time.Hour)},
+		{name: "topics no ACL lets the brokers vouch for", writers: TopicProducers{Topics: []TopicWriters{quiet}, Unseen: "broker 1 does not serve DescribeLogDirs" + notByACL},
+			notDrained: []string{"topics not seen: cannot tell whether the provider's principal may DESCRIBE every topic the " +
+				"pattern matches (broker 1 does not serve DescribeLogDirs, which no ACL changes), and Kafka leaves the topics " +
+				"it may not out of the read: name the topics"}, lastWrite: ms(48 * time.Hour)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := judgeDrained(c.writers, c.readers, now, time.Hour)

@@ -188,6 +188,22 @@ func (e *ReadEndedError) Error() string {
 
 func (e *ReadEndedError) Unwrap() error { return e.Err }
 
+// ImpossibleAnswerError: a broker answered what Apache Kafka never answers (a record found by time
+// without its timestamp; records at or past the high watermark of the same Fetch answer), as some
+// Kafka-compatible services do: its offsets cannot be trusted for the read, which fails rather
+// than report them. Not retried: the broker answers so every time.
+type ImpossibleAnswerError struct {
+	Op     string // what was asked, e.g. `ListOffsets (by timestamp) for topic "t" partition 0`
+	Broker string // e.g. "broker 1 (127.0.0.1:9092)"
+	What   string // what it answered
+	Kafka  string // what Apache Kafka answers instead
+}
+
+func (e *ImpossibleAnswerError) Error() string {
+	return fmt.Sprintf("%s: %s answered %s, which Apache Kafka never does (%s): its offsets cannot be trusted "+
+		"for this read", e.Op, e.Broker, e.What, e.Kafka)
+}
+
 // TimeoutError: the read did not finish within the timeout although the cluster answered; Last is
 // the error of the last attempt, Before (if not nil) the failure that caused that attempt, when
 // the timeout itself cut the last attempt short.

@@ -31,7 +31,8 @@ type GroupOffsetsRequest struct {
 // GroupOffsets is a consumer group's progress, as read with DescribeGroups and OffsetFetch only:
 // the read never joins, syncs, heartbeats or commits.
 type GroupOffsets struct {
-	// State is the group's state as its coordinator reports it (Stable, Empty, Dead, ...).
+	// State is the group's state as its coordinator gives it, by the rule of group_state.go (Stable,
+	// Empty, Dead, ...); "" where it does not say.
 	State string
 	// Type is the group's kind (ClassicGroup, ConsumerGroup, ShareGroup, StreamsGroup), as
 	// ListGroups v5 lists it (classic where DescribeGroups describes it); "" where the broker does
@@ -383,13 +384,14 @@ func (gr *groupReads) describeGroup(ctx context.Context, coordinator leader, gro
 		return describedGroup{}, fmt.Errorf("%s: %d groups in the answer, want 1", op, len(res.Groups))
 	}
 	g := res.Groups[0]
+	state, isClassic := describedState(g) // DescribeGroups describes classic groups only (group_state.go)
 	switch code := kafka.Error(g.ErrorCode); {
-	case code == 0 && g.State != "Dead": // DescribeGroups describes classic groups only
+	case isClassic:
 		owns, counts := owned{}, memberCounts{}
 		if err := classicOwned(owns, counts, g); err != nil {
 			return describedGroup{}, err
 		}
-		return describedGroup{state: g.State, kind: gr.classicKind(ctx, coordinator), live: len(g.Members) > 0,
+		return describedGroup{state: state, kind: gr.classicKind(ctx, coordinator), live: len(g.Members) > 0,
 			members: counts[group], owns: owns[group]}, nil
 	case code != 0 && code != kafka.GroupIdNotFound:
 		return describedGroup{}, &BrokerError{Op: "DescribeGroups", Group: group, Partition: -1, Code: ErrorCode(code)}

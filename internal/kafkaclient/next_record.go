@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -246,13 +247,23 @@ func (tl *timeLags) applyPartition(ctx context.Context, isolation Isolation, l l
 	if isolation == ReadCommitted {
 		end = p.LastStableOffset
 	}
-	if ask.from >= end {
-		return partitionStep{settled: true}, nil // nothing to read below the log end: caught up
-	}
 	scan, err := wire.NextRecordAt(p.RecordBatches, ask.from, isolation == ReadCommitted, aborted(p))
 	if err != nil {
 		return partitionStep{}, fmt.Errorf("%s for topic %q partition %d: broker %s sent records that cannot be read: %w",
 			FetchOp, tp.topic, tp.partition, describeBroker(l.address, int(l.id)), err)
+	}
+	upTo := int64(math.MaxInt64)
+	if scan.Found {
+		upTo = scan.Record.Offset
+	}
+	if last := wire.LastOffset(p.RecordBatches, upTo); last >= p.HighWatermark { // it counts something else than records
+		return partitionStep{}, &ImpossibleAnswerError{Op: fmt.Sprintf("%s for topic %q partition %d", FetchOp, tp.topic, tp.partition),
+			Broker: describeBroker(l.address, int(l.id)),
+			What:   fmt.Sprintf("records up to offset %d with a high watermark of %d", last, p.HighWatermark),
+			Kafka:  "a Fetch returns records below the high watermark it answers with, the offset the next record gets"}
+	}
+	if ask.from >= end {
+		return partitionStep{settled: true}, nil // nothing to read below the log end: caught up
 	}
 	switch {
 	case scan.Found && scan.Record.Offset < end:

@@ -30,12 +30,14 @@ type OffsetsRequest struct {
 	TimestampMs *int64
 	// MaxTimestamp also asks for the record with the largest timestamp (KIP-734; Kafka 3.0+),
 	// under the request's isolation level: under read_committed, below the last stable offset.
+	// Optional: a leader that does not serve it or refuses it leaves it nil (Unanswered).
 	MaxTimestamp bool
 	// LastWrite asks what MaxTimestamp does, under read_uncommitted whatever the isolation level:
 	// a record in an open transaction is a write too. Not with MaxTimestamp.
 	LastWrite bool
 	// TieredOffsets also asks for the tiered-storage offsets (KIP-405), of each leader that
-	// serves them (EarliestLocal and the others stay nil where it does not).
+	// serves them (EarliestLocal and the others stay nil where it does not, or refuses them:
+	// Unanswered).
 	TieredOffsets bool
 	// HighWatermark also gives the high watermark: Latest under ReadUncommitted; under
 	// ReadCommitted a second latest lookup, read_uncommitted, in the same round. The group reads
@@ -61,8 +63,8 @@ type PartitionOffsets struct {
 	// when no record is that late (the broker answers -1: a consumer would start at Latest).
 	TimestampOffset *int64
 	// MaxTimestampOffset and MaxTimestamp locate the record with the largest timestamp
-	// (ListOffsets timestamp -3); nil when the partition holds no record, and when
-	// MaxTimestampLocalOnly.
+	// (ListOffsets timestamp -3); nil when the partition holds no record, when
+	// MaxTimestampLocalOnly, and when the leader did not answer it (Unanswered).
 	MaxTimestampOffset *int64
 	MaxTimestamp       *int64
 	// MaxTimestampLocalOnly: with TieredOffsets, the partition has records in remote storage
@@ -79,6 +81,11 @@ type PartitionOffsets struct {
 	EarliestLocal         *int64
 	LatestTiered          *int64
 	EarliestPendingUpload *int64
+
+	// Unanswered are the optional lookups (the max timestamp, the tiered-storage offsets) that the
+	// partition's leader did not answer, each with why: their values are nil. Empty where it
+	// answered every lookup asked.
+	Unanswered []Unanswered
 }
 
 // offsetReads is the room of the ListOffsets reads: what each partition's leader is asked
@@ -152,15 +159,15 @@ func (ofs *offsetReads) listOffsets(ctx context.Context, req OffsetsRequest, lea
 // request per leader and lookup, whatever the topics), and the answers by topic, settled and
 // sorted by partition.
 func (ofs *offsetReads) listTopicsOffsets(ctx context.Context, req OffsetsRequest, leaders []partitionLeader) (map[string][]PartitionOffsets, error) {
-	asks, asked, err := ofs.planLookups(ctx, req, leaders)
+	plan, err := ofs.planLookups(ctx, req, leaders)
 	if err != nil {
 		return nil, err
 	}
-	rounds, err := ofs.rounds.read(ctx, asks)
+	rounds, err := ofs.rounds.read(ctx, plan.asks)
 	if err != nil {
 		return nil, err
 	}
-	out, err := collect(asks, asked, rounds)
+	out, err := collect(plan, rounds)
 	if err != nil {
 		return nil, err
 	}

@@ -240,8 +240,13 @@ func (pr *producerReads) selectPartitions(ctx context.Context, req TopicProducer
 	return out, unseen, nil
 }
 
-// readPartitions reads every partition's offsets and producers.
+// readPartitions reads every partition's offsets and producers. Each leader's ApiVersions answer
+// is checked for DescribeProducers first: a broker that lacks it fails the read at once, naming
+// it, before any ListOffsets round (which such a broker may refuse too, for another reason).
 func (pr *producerReads) readPartitions(ctx context.Context, leaders map[topicPartition]leader) (map[topicPartition]*PartitionWriters, error) {
+	if err := pr.describeProducersServed(ctx, leaders); err != nil {
+		return nil, err
+	}
 	pls := partitionLeaders(leaders)
 	// One round for both ends, so that the last stable offset is never above the high watermark.
 	ends, err := pr.offsets.listTopicsOffsets(ctx, OffsetsRequest{Isolation: ReadCommitted, HighWatermark: true, latestOnly: true}, pls)
@@ -305,6 +310,25 @@ func (pr *producerReads) describeProducers(ctx context.Context, leaders map[topi
 	}
 	wg.Wait()
 	return out, firstError(errs)
+}
+
+// describeProducersServed fails where a leader of leaders does not serve DescribeProducers.
+func (pr *producerReads) describeProducersServed(ctx context.Context, leaders map[topicPartition]leader) error {
+	checked := map[leader]bool{}
+	for _, l := range leaders {
+		if checked[l] {
+			continue
+		}
+		checked[l] = true
+		conn, err := pr.cluster.brokers.Get(ctx, l.address)
+		if err != nil {
+			return pr.cluster.requestError(DescribeProducersOp, l.address, int(l.id), err)
+		}
+		if _, served := conn.Version(kmsg.DescribeProducers); !served {
+			return kip664Unsupported(DescribeProducersOp, "DescribeProducers", 61, l)
+		}
+	}
+	return nil
 }
 
 // describeProducersOn asks one leader for the producers of its partitions tps.

@@ -12,10 +12,18 @@ import (
 // (broker.DialLog.Describe), in the typed errors of this package.
 
 // requestError describes a request to address (broker id, or -1 for a bootstrap server) that
-// failed without a broker answer. TLS, SASL and version errors pass through: they say what to fix.
+// failed without a broker answer. TLS, SASL and version errors pass through: they say what to fix;
+// so does a refusal, named with op and the broker.
 func (cv *clusterView) requestError(op, address string, id int, err error) error {
-	var code kafka.Error
+	var (
+		code    kafka.Error
+		refused *RefusedError
+	)
 	switch {
+	case errors.As(err, &refused):
+		named := *refused
+		named.Op, named.Broker = op, describeBroker(address, id)
+		return &named
 	case configFailure(err) != nil:
 		return err
 	case errors.As(err, &code):
@@ -50,15 +58,18 @@ func describeBroker(address string, id int) string {
 	return fmt.Sprintf("broker %d (%s)", id, address)
 }
 
-// configFailure returns the TLS, SASL or version error in err, if any: failures that the
-// configuration must fix, reported as they are.
+// configFailure returns the TLS, SASL, version or refusal error in err, if any: failures that the
+// configuration or the brokers must fix, not time, reported as they are.
 func configFailure(err error) error {
 	var (
-		tlsErr *TLSError
-		sasl   *SASLError
-		unsup  *UnsupportedError
+		tlsErr  *TLSError
+		sasl    *SASLError
+		unsup   *UnsupportedError
+		refused *RefusedError
 	)
 	switch {
+	case errors.As(err, &refused):
+		return refused
 	case errors.As(err, &tlsErr):
 		return tlsErr
 	case errors.As(err, &sasl):

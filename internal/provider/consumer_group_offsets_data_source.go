@@ -135,13 +135,7 @@ func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.
 			},
 			"isolation_level":  isolationLevelAttribute(),
 			"fetch_timestamps": fetchTimestampsAttribute(),
-			"state": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The group's state as its coordinator reports it: for classic groups " +
-					"(DescribeGroups) `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty` (no members, " +
-					"offsets kept) or `Dead`; for consumer-protocol groups (ListGroups) `Stable`, `Assigning`, " +
-					"`Reconciling`, `Empty` or `Dead`; for share groups (ListGroups) `Stable`, `Empty` or `Dead`.",
-			},
+			"state":            schema.StringAttribute{Computed: true, MarkdownDescription: groupStateDescription},
 			"group_type": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The group's kind: `classic` (the classic protocol, which DescribeGroups " +
@@ -235,7 +229,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 	}
 	setState(&resp.State, tfAttrs{
 		"exists":                 tfBool(true),
-		"state":                  tfString(res.State),
+		"state":                  tfStringOrNull(res.State),
 		"group_type":             tfStringOrNull(res.Type),
 		"member_count":           memberCount,
 		"caught_up":              tfBool(res.CaughtUp),

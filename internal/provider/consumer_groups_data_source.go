@@ -57,10 +57,7 @@ func consumerGroupsGroupAttrs(g kafkaclient.GroupSummary) tfAttrs {
 // consumerGroupsGroupObject is the schema of one entry of groups, and so its element type.
 var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 	"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's id."},
-	"state": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's state as " +
-		"its coordinator lists it (ListGroups v4+): `Stable`, `PreparingRebalance`, " +
-		"`CompletingRebalance`, `Assigning`, `Reconciling`, `Empty` (no members, offsets kept) " +
-		"or `Dead`. `null` on brokers before Kafka 2.6, which do not say."},
+	"state":    schema.StringAttribute{Computed: true, MarkdownDescription: groupStateDescription},
 	"protocol_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The protocol type " +
 		"the group's coordinator lists (ListGroups): `consumer` for consumer groups (classic and " +
 		"KIP-848), `connect` for Kafka Connect workers, `streams` for Kafka Streams groups of the " +

@@ -31,6 +31,7 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 		timedOut      *kafkaclient.TimeoutError
 		groupMissing  *kafkaclient.GroupNotFoundError
 		unsupported   *kafkaclient.UnsupportedError
+		refused       *kafkaclient.RefusedError
 	)
 	switch {
 	case addAuthError(diags, err): // TLS and SASL failures: provider_auth_diagnostics.go
@@ -41,6 +42,10 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 	case errors.As(err, &unsupported):
 		diags.AddError("Unsupported by this broker", err.Error()+". Upgrade the brokers to the release named, or "+
 			"leave out what needs it (on Kafka 4.0, share groups: a group_id_regex that does not match them).")
+	case errors.As(err, &refused):
+		diags.AddError("Refused by this broker", err.Error()+". Neither an ACL nor a longer timeout changes that: "+
+			"leave out what needs the request (fetch_last_write_time, fetch_timestamps, or this data source), or read "+
+			"through brokers that serve it (the Kafka versions guide says what was tested against which service).")
 	case errors.As(err, &groupMissing):
 		addErrorAt(diags, attrs.group, "Consumer group not found", err.Error()+
 			". Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")
@@ -124,9 +129,14 @@ func warnTopicsUnseen(diags *diag.Diagnostics, unseen, values string) {
 	if unseen == "" {
 		return
 	}
+	advice := " No ACL makes these brokers say which topics they hold: name the topics instead (topics of " +
+		"kafka_topic_producers, kafka_topic_offsets per topic), which Kafka refuses with TOPIC_AUTHORIZATION_FAILED " +
+		"where one is hidden."
+	if kafkaclient.DescribeClusterHelps(unseen) {
+		advice = " Grant the principal DESCRIBE on the cluster, so that the read can ask each broker which topics " +
+			"it holds (DescribeLogDirs)."
+	}
 	diags.AddAttributeWarning(path.Root("name_regex"), "Cannot tell whether topics are hidden",
 		"Cannot tell whether the provider's principal may DESCRIBE every topic name_regex matches ("+unseen+
-			"), and Kafka leaves the topics it may not out of the read: "+values+" may miss some. Grant the "+
-			"principal DESCRIBE on the cluster, so that the read can ask each broker which topics it holds "+
-			"(DescribeLogDirs).")
+			"), and Kafka leaves the topics it may not out of the read: "+values+" may miss some."+advice)
 }

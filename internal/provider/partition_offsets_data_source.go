@@ -2,14 +2,12 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -78,7 +76,8 @@ func (d *PartitionOffsetsDataSource) Schema(_ context.Context, _ datasource.Sche
 					"(ListOffsets timestamp -3, KIP-734, Kafka 3.0+); the first such record on a " +
 					"tie. `null` when the partition holds no record, when that record was " +
 					"deleted by DeleteRecords, under `read_committed` when it is at or after the " +
-					"last stable offset, and, with a warning, on brokers before Kafka 3.0. On a " +
+					"last stable offset, and, with a warning, on brokers before Kafka 3.0 and where the broker " +
+					"refuses the lookup (it closes the connection at it: some Kafka-compatible services do). On a " +
 					"topic with remote storage Kafka looks at local segments only: the notes " +
 					"below say when that misses a record and what `tiered_offsets` does about " +
 					"it.",
@@ -127,7 +126,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	tflog.Debug(ctx, "reading partition offsets")
 	ctx, rl := startReadLog(ctx, d.data) // read_log.go: the read's requests, at DEBUG and TRACE
 	defer rl.end(&resp.Diagnostics)
-	res, err := readWithoutMaxIfUnsupported(ctx, d.data.client, q, &resp.Diagnostics)
+	res, err := d.data.client.Offsets(ctx, q)
 	if topicMissing(err, allowMissing.ValueBool()) { // the offsets stay null: nothing to compare
 		tflog.Debug(ctx, "topic not found, allow_missing is set")
 		setState(&resp.State, tfAttrs{"exists": tfBool(false)})
@@ -140,6 +139,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 	p := res[0]
 	tflog.Debug(ctx, "read partition offsets", map[string]any{"earliest_offset": p.Earliest, "latest_offset": p.Latest})
 
+	warnUnanswered(&resp.Diagnostics, res, partitionLookupAttribute) // unanswered.go
 	addMaxTimestampLocalOnlyWarning(&resp.Diagnostics, q.Topic, p)
 	setState(&resp.State, addTieredOffsets(tfAttrs{
 		"exists":               tfBool(true),
@@ -149,18 +149,4 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 		"max_timestamp_offset": tfInt64OrNull(p.MaxTimestampOffset),
 		"max_timestamp":        tfTime(p.MaxTimestamp),
 	}, p))
-}
-
-// readWithoutMaxIfUnsupported reads req; a broker older than Kafka 3.0 cannot look up the max
-// timestamp, so it reads again without it and warns on max_timestamp_offset, which stays null.
-func readWithoutMaxIfUnsupported(ctx context.Context, client *kafkaclient.Client, req kafkaclient.OffsetsRequest, diags *diag.Diagnostics) ([]kafkaclient.PartitionOffsets, error) {
-	res, err := client.Offsets(ctx, req)
-	var unsupported *kafkaclient.UnsupportedError
-	if !errors.As(err, &unsupported) {
-		return res, err
-	}
-	diags.AddAttributeWarning(path.Root("max_timestamp_offset"), "Unsupported by this broker",
-		unsupported.Error()+". max_timestamp_offset and max_timestamp are null; the other offsets were read.")
-	req.MaxTimestamp = false
-	return client.Offsets(ctx, req)
 }

@@ -164,3 +164,13 @@ const (
 		"with `topic/partition: ` (one line starting `no partition: ` where none was read); empty (`[]`, never " +
 		"`null`) when it is `true`. Safe to interpolate in an `error_message`: `join(\"; \", ….not_caught_up)`."
 )
+
+// groupStateDescription is the state of a group in both group data sources, read by one rule
+// (kafkaclient's group_state.go) so that they say the same of one group.
+const groupStateDescription = "The group's state, by one rule in both group data sources so that one group " +
+	"reads the same in each: DescribeGroups' answer for a classic group it describes, ListGroups' (v4+, Kafka " +
+	"2.6+) otherwise. Apache Kafka gives `Stable`, `PreparingRebalance`, `CompletingRebalance` (classic groups), " +
+	"`Assigning`, `Reconciling` (consumer-protocol and streams groups), `NotReady` (streams groups), `Empty` (no " +
+	"members, offsets kept) and `Dead`; `Unknown` where the broker says so and no DescribeGroups answer names the " +
+	"state (some Kafka-compatible services list every group so; gate on `caught_up`, not on `state`). `null` " +
+	"where the broker does not say (ListGroups before v4)."

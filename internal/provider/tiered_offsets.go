@@ -20,8 +20,10 @@ func tieredOffsetsAttribute() schema.BoolAttribute {
 		Optional: true,
 		MarkdownDescription: "`true` also reads the tiered-storage offsets (KIP-405) `earliest_local_offset`, " +
 			"`latest_tiered_offset` and `earliest_pending_upload_offset`: up to three more ListOffsets " +
-			"requests per partition leader, each sent only to brokers that serve its version. Default `false`: " +
-			"the three are `null` and nothing more is asked.",
+			"requests per partition leader, each sent only to brokers that serve its version. A broker that " +
+			"refuses one (it closes the connection at it: some Kafka-compatible services do) leaves that value " +
+			"`null`, with a warning; the other offsets are read all the same. Default `false`: the three are " +
+			"`null` and nothing more is asked.",
 	}
 }
 

@@ -122,6 +122,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 
+	warnUnanswered(&resp.Diagnostics, res, func(kafkaclient.LookupName) path.Path { return path.Root("tiered_offsets") })
 	var total int64
 	for _, p := range res {
 		total = sumOffsets(total, p.Latest-p.Earliest, "message_count", &resp.Diagnostics)

@@ -32,13 +32,16 @@ type Conn struct {
 	pc       *protocol.Conn  // the handshake's round trips (kafka-go), then the reader's buffered reads
 	versions map[int16]int16 // by API key: the version sent, negotiated from the broker's ApiVersions answer
 	format   *kmsg.RequestFormatter
+	serial   uint64    // which of the pool's connections it is
+	refusals *refusals // the pool's: the requests its brokers close connections at (refusals.go)
 
 	wmu  sync.Mutex // one request frame on the wire at a time, in correlation-id order
 	corr int32      // the last correlation id used; guarded by wmu
 
-	mu    sync.Mutex
-	queue []*Call // written and not yet answered, in the order written
-	err   error   // why the connection ended; nil while it is usable
+	mu           sync.Mutex
+	queue        []*Call // written and not yet answered, in the order written
+	err          error   // why the connection ended; nil while it is usable
+	closedAtHead bool    // the broker closed it at a request, before any byte of the answer (failAt)
 
 	readerDone chan struct{}
 }
@@ -59,6 +62,11 @@ type Call struct {
 // Close), or was closed before the request began. The kafkaclient package reports the same error
 // for the reads that Close ends between requests.
 var ErrClosed = errors.New("the provider's Kafka client was closed")
+
+// ErrNotReached: the broker closed the connection at an earlier request of the connection, before
+// any byte of its answer: it handles a connection's requests in order, so it never began this one
+// (or it was never written), which may be sent again on a new connection at once.
+var ErrNotReached = errors.New("the broker closed the connection at an earlier request, before it began this one")
 
 // ErrDropped: Pool.Drop closed the connection while the request waited, so that the next request
 // to that broker opens a new one (a read that asks a coordinator again); the request may be sent
@@ -94,6 +102,9 @@ func (c *Conn) Send(ctx context.Context, req kmsg.Request) (*Call, error) {
 			Since: oldestSupported}
 	}
 	req.SetVersion(v)
+	if r := c.refusals.refused(c.address, req); r != nil {
+		return nil, r
+	}
 	o := ObserverOf(ctx) // looked up before the write lock, which pipelined sends queue on
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -103,6 +114,9 @@ func (c *Conn) Send(ctx context.Context, req kmsg.Request) (*Call, error) {
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
+		if c.closedAtHead {
+			err = fmt.Errorf("%w: %w", ErrNotReached, err)
+		}
 		c.mu.Unlock()
 		return nil, err
 	}
@@ -161,9 +175,9 @@ func (c *Conn) RoundTrip(ctx context.Context, req kmsg.Request) (kmsg.Response, 
 func (c *Conn) readLoop() {
 	defer close(c.readerDone)
 	for answered := 0; ; answered++ {
-		frame, err := c.readFrame(answered == 0)
+		frame, atStart, err := c.readFrame(answered == 0)
 		if err != nil {
-			c.fail(err)
+			c.failAt(err, atStart && closedByPeer(err))
 			return
 		}
 		cl := c.next()
@@ -181,15 +195,16 @@ func (c *Conn) readLoop() {
 // readFrame reads one response frame whole, size prefix included. The size is checked before
 // anything is read (wire.FrameSizeProblem): a peer's size prefix is never trusted for an
 // allocation beyond wire.MaxResponseFrame, and the buffer grows with the bytes received, not
-// with what the prefix claims. first: no answer has arrived on the connection yet.
-func (c *Conn) readFrame(first bool) ([]byte, error) {
+// with what the prefix claims. first: no answer has arrived on the connection yet. atStart: the
+// read failed before any byte of the frame.
+func (c *Conn) readFrame(first bool) (frame []byte, atStart bool, _ error) {
 	var head [4]byte
 	n, err := io.ReadFull(c.pc, head[:])
 	if err != nil {
-		return nil, c.kc.explainPipelined(err, n == 0, first)
+		return nil, n == 0, c.kc.explainPipelined(err, n == 0, first)
 	}
 	if err := checkFrameSize(c.address, head[:]); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	size := int64(binary.BigEndian.Uint32(head[:]))
 	buf := bytes.NewBuffer(make([]byte, 0, 4+min(size, 64<<10)))
@@ -199,9 +214,9 @@ func (c *Conn) readFrame(first bool) ([]byte, error) {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return nil, c.kc.explainPipelined(err, false, first)
+		return nil, false, c.kc.explainPipelined(err, false, first)
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), false, nil
 }
 
 // next takes the oldest request waiting for an answer (nil when none is): the broker answers a
@@ -231,6 +246,7 @@ func (c *Conn) answer(cl *Call, frame []byte) error {
 		return undecodableError(c.address, kmsg.NameForKey(cl.req.Key()), cl.req.GetVersion(), err)
 	}
 	cl.res = res
+	c.refusals.answered(c.address, cl.req)
 	close(cl.done)
 	return nil
 }
@@ -279,19 +295,34 @@ func (c *Conn) failure() error {
 }
 
 // fail ends the connection with err (the first cause wins) and fails every request waiting.
-func (c *Conn) fail(err error) {
+func (c *Conn) fail(err error) { c.failAt(err, false) }
+
+// failAt is fail; closedAtHead: the peer closed the connection before any byte of the answer to
+// the first request waiting, which fails with a *RefusedError where that close makes one
+// (refusals.go).
+func (c *Conn) failAt(err error, closedAtHead bool) {
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
 		return
 	}
-	c.err = err
+	c.err, c.closedAtHead = err, closedAtHead
 	waiting := c.queue
 	c.queue = nil
 	c.mu.Unlock()
 	_ = c.kc.Close()
-	for _, cl := range waiting {
-		cl.err = err
+	for i, cl := range waiting {
+		switch {
+		case !closedAtHead:
+			cl.err = err
+		case i == 0:
+			cl.err = err
+			if r := c.refusals.closed(c, cl.req); r != nil {
+				cl.err = r
+			}
+		default:
+			cl.err = fmt.Errorf("%w: %w", ErrNotReached, err)
+		}
 		close(cl.done)
 	}
 }

@@ -42,7 +42,7 @@ func (b *Pool) connect(ctx context.Context, address string) (*Conn, error) {
 	_ = kc.SetDeadline(deadline)
 	clientID := b.dialer.clientID
 	bc := &Conn{address: address, kc: kc, pc: protocol.NewConn(kc, clientID),
-		format: kmsg.NewRequestFormatter(kmsg.FormatterClientID(clientID))}
+		format: kmsg.NewRequestFormatter(kmsg.FormatterClientID(clientID)), serial: b.dials.Add(1), refusals: b.refusals}
 	if err := bc.handshake(ctx, b.dialer.sasl); err != nil {
 		_ = kc.Close()
 		if ctx.Err() != nil && !errors.As(err, new(*SASLError)) && !errors.As(err, new(*TLSError)) {

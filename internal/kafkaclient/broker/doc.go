@@ -20,6 +20,9 @@
 //     handshake means;
 //   - kafka_conn*.go: the watch on a connection's frames during the handshake, which turns a
 //     refusal or a broken connection into a TLSError, SASLError or a "not Kafka" error;
+//   - refusals.go: a request the broker closes the connection at, at once, on RefusedAfter new
+//     connections in a row while it answers their handshakes (a *RefusedError, not an outage),
+//     and ErrNotReached for the requests behind it, which the broker never began;
 //   - dial_log.go, dial_problems.go: DialLog, how far the latest connection to each address
 //     got and which addresses answered like Kafka (first contact or not), and that in words;
 //     IsTimeout and IsConnectionLoss, what the retry policy asks of an error;

@@ -45,8 +45,9 @@ func (c *kafkaConn) explainPipelined(err error, atResponseStart, first bool) err
 }
 
 // probeSASL opens one more connection to address and sends a SaslHandshake (v1) to learn
-// whether the listener uses SASL and which mechanisms it enables. ok is false when it does not
-// use SASL or the probe failed.
+// whether the listener uses SASL and which mechanisms it enables, then an ApiVersions to learn
+// whether it requires it. ok is false when it does not use SASL, does not require it, or the probe
+// failed.
 func (s *Dialer) probeSASL(address string, deadline time.Time) (offered []string, ok bool) {
 	if limit := time.Now().Add(3 * time.Second); deadline.IsZero() || deadline.After(limit) {
 		deadline = limit
@@ -66,6 +67,15 @@ func (s *Dialer) probeSASL(address string, deadline time.Time) (offered []string
 	// A SASL listener answers with its enabled mechanisms; Kafka's other listeners with
 	// ILLEGAL_SASL_STATE (and franz-go's kfake, without SASL, with an empty list).
 	if kafka.Error(res.ErrorCode) == kafka.IllegalSASLState || len(res.SupportedMechanisms) == 0 {
+		return nil, false
+	}
+	// Some Kafka-compatible services answer the handshake on every listener, so the answer alone
+	// does not say that SASL is required: a listener that requires it refuses any other request
+	// until the login is done (Kafka answers ILLEGAL_SASL_STATE, then closes the connection),
+	// where one that does not answers ApiVersions. A broker that closes the connection at every
+	// request but ApiVersions (its storage failed, say) is then not taken for a SASL listener.
+	versions := kmsg.NewPtrApiVersionsResponse()
+	if err := roundTripOnce(conn, s.clientID, &kmsg.ApiVersionsRequest{}, versions); err == nil && versions.ErrorCode == 0 {
 		return nil, false
 	}
 	return res.SupportedMechanisms, true

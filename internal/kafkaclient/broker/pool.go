@@ -3,6 +3,7 @@ package broker
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -17,6 +18,8 @@ import (
 type Pool struct {
 	dialer      *Dialer // TCP, TLS; it also holds the SASL mechanism and the client id
 	dialTimeout time.Duration
+	refusals    *refusals     // the requests the brokers close connections at (refusals.go)
+	dials       atomic.Uint64 // connections dialled: each one's serial
 
 	mu      sync.Mutex
 	conns   map[string]*Conn
@@ -34,7 +37,8 @@ type dialCall struct {
 // NewPool returns an empty pool whose connections are dialled by dialer, each connect bounded
 // by dialTimeout.
 func NewPool(dialer *Dialer, dialTimeout time.Duration) *Pool {
-	return &Pool{dialer: dialer, dialTimeout: dialTimeout, conns: map[string]*Conn{}, dialing: map[string]*dialCall{}}
+	return &Pool{dialer: dialer, dialTimeout: dialTimeout, refusals: newRefusals(), conns: map[string]*Conn{},
+		dialing: map[string]*dialCall{}}
 }
 
 // Get returns the live connection to address, dialling it if there is none. The dial runs in

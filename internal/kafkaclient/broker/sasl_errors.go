@@ -56,7 +56,8 @@ func (e *SASLError) Error() string {
 			"this listener does not use SASL (it is a PLAINTEXT or SSL listener)", e.Address, e.Mechanism)
 	case SASLRequired:
 		fmt.Fprintf(&b, "broker %s closed the connection at the first request after the API version "+
-			"exchange, and answers a SASL handshake: this listener requires SASL authentication", e.Address)
+			"exchange, and answers a SASL handshake, then refuses any other request until a login: this listener "+
+			"requires SASL authentication", e.Address)
 		if len(e.Offered) > 0 {
 			fmt.Fprintf(&b, " (it offers %s)", mechanismList(e.Offered))
 		}

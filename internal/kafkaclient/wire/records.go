@@ -104,6 +104,24 @@ func NextRecordAt(records []byte, from int64, readCommitted bool, aborted []Abor
 	return Scan{Next: s.next}, nil
 }
 
+// LastOffset is the last offset of the last whole batch of records (a Fetch partition's Records)
+// whose base offset is at most upTo, from the batch headers alone, for the batches NextRecordAt
+// read (upTo: the record it found, or math.MaxInt64); -1 where no batch is whole. A Fetch never
+// returns a batch at or past the high watermark it answers with.
+func LastOffset(records []byte, upTo int64) int64 {
+	last := int64(-1)
+	for pos := 0; len(records)-pos >= BatchHeaderSize; {
+		base := int64(binary.BigEndian.Uint64(records[pos:]))
+		size := int64(int32(binary.BigEndian.Uint32(records[pos+8:]))) + batchSizeEnd
+		if base > upTo || size < BatchHeaderSize || size > int64(len(records)-pos) {
+			break
+		}
+		last = base + int64(int32(binary.BigEndian.Uint32(records[pos+23:])))
+		pos += int(size)
+	}
+	return last
+}
+
 func cmpInt64(a, b int64) int {
 	switch {
 	case a < b:

@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime/debug"
 	"strings"
@@ -303,5 +304,29 @@ func BenchmarkNextRecordAt1MiB(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// LastOffset gives the last offset of the whole batches up to the one that holds an offset, from
+// their headers: what a Fetch returned, against its high watermark.
+func TestLastOffset(t *testing.T) {
+	two := batches(t, threeRecords(0, compress.None), threeRecords(3, compress.None))
+	first := len(batches(t, threeRecords(0, compress.None)))
+	for _, tc := range []struct {
+		name    string
+		records []byte
+		upTo    int64
+		want    int64
+	}{
+		{"every batch", two, math.MaxInt64, 5},
+		{"up to the batch that holds offset 1", two, 1, 2},
+		{"up to the batch that holds offset 3", two, 3, 5},
+		{"a partial batch is not counted", two[:first+30], math.MaxInt64, 2},
+		{"no whole batch", two[:30], math.MaxInt64, -1},
+		{"no bytes", nil, math.MaxInt64, -1},
+	} {
+		if got := wire.LastOffset(tc.records, tc.upTo); got != tc.want {
+			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }

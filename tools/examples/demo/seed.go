@@ -14,6 +14,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 const topic = "users"
@@ -29,7 +31,7 @@ func run() error {
 	servers := strings.Split(os.Getenv("KAFKA_BOOTSTRAP_SERVERS"), ",")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(servers...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	cl, err := seedClient(servers)
 	if err != nil {
 		return err
 	}
@@ -67,6 +69,16 @@ func run() error {
 	}
 	fmt.Fprintf(os.Stderr, "seed: topic %q: partition 0 holds 5 records, 1 is empty, 2 holds 8 with the first 3 deleted\n", topic)
 	return nil
+}
+
+// seedClient is the franz-go client the seed writes with. franz-go opens each connection with
+// ApiVersions at its latest version (v5, KIP-1242), which a broker that serves only lower ones may
+// answer by closing the connection (some Kafka-compatible services do): the seed asks v0, as the
+// provider's own handshake does, which every broker answers with every version it serves.
+func seedClient(servers []string) (*kgo.Client, error) {
+	versions := kversion.Stable()
+	versions.SetMaxKeyVersion(kmsg.ApiVersions.Int16(), 0)
+	return kgo.NewClient(kgo.SeedBrokers(servers...), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.MaxVersions(versions))
 }
 
 // produce retries while the new topic's leader is being elected.
