@@ -61,15 +61,15 @@ func TestRecipeMocked_checkLag(t *testing.T) {
 }
 
 func TestRecipeMocked_rolloutPrecondition(t *testing.T) {
-	wantRuns(t, terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl"), 2)
+	wantRuns(t, terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl"), 3)
 }
 
 func TestRecipeMocked_liveTopicTimeLag(t *testing.T) {
-	wantRuns(t, terraformTest(t, "live-topic-time-lag", nil, "tests/mocked.tftest.hcl"), 3)
+	wantRuns(t, terraformTest(t, "live-topic-time-lag", nil, "tests/mocked.tftest.hcl"), 4)
 }
 
 func TestRecipeMocked_waitForDrain(t *testing.T) {
-	wantRuns(t, terraformTest(t, "wait-for-drain", nil, "tests/mocked.tftest.hcl"), 3)
+	wantRuns(t, terraformTest(t, "wait-for-drain", nil, "tests/mocked.tftest.hcl"), 4)
 }
 
 func TestRecipeMocked_topicOutputs(t *testing.T) {
