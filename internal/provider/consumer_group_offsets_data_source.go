@@ -217,7 +217,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		setState(&resp.State, withEmptyList(tfAttrs{
 			"exists":                 tfBool(false),
 			"caught_up":              tfBool(false),
-			"not_caught_up":          tfStrings([]string{missing.Error()}),
+			"not_caught_up":          tfStrings([]string{missingReason(missing)}),
 			"uncommitted_partitions": tfInt64(0),
 			"committed_offsets":      tftypes.NewValue(committedOffsetsType, map[string]tftypes.Value{}),
 		}, "partitions", groupPartitionType))

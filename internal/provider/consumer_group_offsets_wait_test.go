@@ -313,8 +313,8 @@ func TestWaitBlockValidation(t *testing.T) {
 		wait string // the wait block's body
 		want string // a pattern of the error; a space matches any white space
 	}{
-		{name: "no timeout", wait: "enabled = true\n    poll_interval = \"1s\"", want: `Invalid Attribute Combination.*wait.timeout.*must be specified`},
-		{name: "no enabled", wait: `timeout = "1m"`, want: `Invalid Attribute Combination.*wait.enabled.*must be specified`},
+		{name: "no timeout", wait: "enabled = true\n    poll_interval = \"1s\"", want: `Incomplete wait block.*wait.timeout is required: how long to wait in all`},
+		{name: "no enabled", wait: `timeout = "1m"`, want: `Incomplete wait block.*wait.enabled is required: whether this read waits. A provider cannot tell a plan's read from an apply's.*var.wait_for_drain`},
 		{name: "timeout above 24h", wait: "enabled = true\n    timeout = \"25h\"", want: `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
 		{name: "timeout without a unit", wait: "enabled = true\n    timeout = \"10\"", want: `Invalid duration.*` + regexp.QuoteMeta(durationDetail10) + `\s*$`},
 		{name: "negative max_total_lag", wait: "enabled = true\n    timeout = \"1m\"\n    max_total_lag = -1", want: `max_total_lag.*must be at least 0`},

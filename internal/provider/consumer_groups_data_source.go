@@ -180,7 +180,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.ConsumerGroups(ctx, q)
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, consumerGroupsErrorAttrs)
+		addReadError(&resp.Diagnostics, err, consumerGroupsErrorAttrs, d.data.principal)
 		return
 	}
 	tflog.Debug(ctx, "read consumer groups", map[string]any{"groups": len(res)})

@@ -116,7 +116,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, topicOffsetsErrorAttrs)
+		addReadError(&resp.Diagnostics, err, topicOffsetsErrorAttrs, d.data.principal)
 		return
 	}
 

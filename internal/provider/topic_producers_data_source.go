@@ -230,7 +230,7 @@ func (d *TopicProducersDataSource) Read(ctx context.Context, req datasource.Read
 	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.TopicProducers(ctx, q)
 	if err != nil {
-		addProducersReadError(&resp.Diagnostics, err, selector)
+		addProducersReadError(&resp.Diagnostics, err, selector, d.data.principal)
 		return
 	}
 	warnTopicsUnseen(&resp.Diagnostics, res.Unseen, "selected_topics, transactions and their counts")
@@ -244,7 +244,7 @@ func (d *TopicProducersDataSource) Read(ctx context.Context, req datasource.Read
 
 // addProducersReadError is addReadError with the two errors only this data source meets: a
 // pattern that selects nothing, and DescribeProducers refused for want of READ on a topic.
-func addProducersReadError(diags *diag.Diagnostics, err error, selector path.Path) {
+func addProducersReadError(diags *diag.Diagnostics, err error, selector path.Path, who principal) {
 	var (
 		noMatch *kafkaclient.NoTopicMatchError
 		broker  *kafkaclient.BrokerError
@@ -256,11 +256,10 @@ func addProducersReadError(diags *diag.Diagnostics, err error, selector path.Pat
 	case errors.As(err, &broker) && broker.Op == kafkaclient.DescribeProducersOp &&
 		broker.Code == kafkaclient.TopicAuthorizationFailed:
 		addErrorAt(diags, selector, "Kafka broker refused the request", fmt.Sprintf("%s. DescribeProducers "+
-			"needs the ACL operation READ on topic %q, where the offset reads need only DESCRIBE: grant the "+
-			"provider's principal READ on the topic (kafka-acls.sh --add --allow-principal User:NAME --operation "+
-			"Read --topic %s).", err, broker.Topic, broker.Topic))
+			"needs the ACL operation READ on topic %q, where the offset reads need only DESCRIBE: grant %s "+
+			"READ on the topic (%s).", err, broker.Topic, who, who.grant("Read", "--topic "+broker.Topic)))
 	default:
-		addReadError(diags, err, readErrorAttrs{topic: selector})
+		addReadError(diags, err, readErrorAttrs{topic: selector}, who)
 	}
 }
 

@@ -127,7 +127,7 @@ func (d *TopicsDrainedDataSource) Read(ctx context.Context, req datasource.ReadR
 	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.TopicsDrained(ctx, q, time.Now())
 	if err != nil {
-		addProducersReadError(&resp.Diagnostics, err, selector)
+		addProducersReadError(&resp.Diagnostics, err, selector, d.data.principal)
 		return
 	}
 	if res.NoMatch {
