@@ -102,13 +102,9 @@ func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasou
 
 func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A consumer group's committed offsets and lag per partition, read with Kafka's " +
-			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
-			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
-			"FindCoordinator and ListGroups, and what the members of a group with members own from the describe API " +
-			"of its kind (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). A share group (KIP-932, Kafka 4), which commits nothing, answers " +
-			"its share-partition start offsets and lags (DescribeShareGroupOffsets) in `committed_offset` and " +
-			"`lag`, so that `total_lag` and the `wait` block gate on it as on a consumer group.",
+		MarkdownDescription: "A consumer group's committed offsets and lag on every partition of its topics, " +
+			"with `caught_up`, the verdict to gate on. Reads classic, KIP-848, streams and share groups, and can " +
+			"wait during apply until the group has caught up.",
 		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"group_id": schema.StringAttribute{

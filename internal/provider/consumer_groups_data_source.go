@@ -115,12 +115,9 @@ func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.Me
 
 func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The consumer groups of the cluster with their state and total lag, sorted by group " +
-			"id, read with Kafka's Metadata, ListGroups, OffsetFetch and ListOffsets APIs, and for groups with " +
-			"members the describe API of their kind (what the members own now). Covers classic consumer " +
-			"groups, Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka " +
-			"Connect's, and share groups (KIP-932), which commit nothing: their share-partition start offsets and " +
-			"lags are read with DescribeShareGroupOffsets.",
+		MarkdownDescription: "The consumer groups of the cluster, or those that read some topics, with their " +
+			"state and lag, and `caught_up` over them all. Covers classic, KIP-848, Kafka Connect, streams and " +
+			"share groups.",
 		Attributes: map[string]schema.Attribute{
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,

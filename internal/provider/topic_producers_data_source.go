@@ -163,11 +163,9 @@ func (d *TopicProducersDataSource) ConfigValidators(context.Context) []datasourc
 
 func (d *TopicProducersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Who writes to some topics, and which transactions hold their read_committed consumers " +
-			"back: per partition its producers (DescribeProducers), its high watermark and last stable offset, " +
-			"and the time of its latest record (ListOffsets); the open transactions as their coordinators describe " +
-			"them (ListTransactions on every broker, DescribeTransactions), and which of them hang (KIP-664, Kafka " +
-			"3.0+). Read-only: it never sends FindCoordinator, which would create `__transaction_state`.",
+		MarkdownDescription: "Who writes to some topics, and which transactions hold their read_committed " +
+			"consumers back: each partition's producers and last write, and the open transactions, hanging or not " +
+			"(KIP-664, Kafka 3.0+).",
 		Attributes: map[string]schema.Attribute{
 			"topics": schema.SetAttribute{
 				ElementType: types.StringType,
