@@ -80,8 +80,8 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"log`), and `null` without a commit. For a share group, " +
 		"the records from the share-partition start offset not yet acknowledged, as the broker " +
 		"counts them (Kafka 4.2+; on 4.1 `latest_offset - committed_offset`, an upper bound; on " +
-		"4.0 the read fails). The gating guide's \"A negative lag is not caught up\" and \"What lag " +
-		"means for each kind of group\" have every case."},
+		"4.0 the read fails). The guide \"What caught up means\" has " +
+		"every case."},
 	"next_record_timestamp": nextRecordTimestampAttribute,
 	"time_lag_ms":           timeLagMsAttribute,
 }}

@@ -51,9 +51,9 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			"the reasons `not_caught_up` gives, or earlier when `stall_timeout` says the group has stopped. A group not found yet is " +
 			"waited for too, the provider's `timeout` still bounds each single read, and each " +
 			"read's progress is logged at INFO (`TF_LOG=INFO`). For a wait during `apply`, give " +
-			"the data source a `depends_on` on the change that starts the drain: the gating " +
-			"guide's \"Wait during apply until a group has caught up\" has the recipe and which " +
-			"conditions apply when.",
+			"the data source a `depends_on` on the change that starts the drain: the guide of " +
+			"the wait-for-drain recipe has it and which conditions apply when, that of first-rollout " +
+			"a group that does not exist yet.",
 		Validators: []validator.Object{waitRequires{}},
 		Attributes: map[string]schema.Attribute{
 			"enabled": schema.BoolAttribute{

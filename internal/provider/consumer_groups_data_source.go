@@ -89,8 +89,8 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 	"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true,
 		MarkdownDescription: notCaughtUpDescription},
 	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: totalLagRule + " For a share group, the sum of its " +
-		"share-partition lags as `kafka_consumer_group_offsets` reads them (the gating guide's " +
-		"\"What lag means for each kind of group\" gives the Kafka versions). `null` wherever no lag " +
+		"share-partition lags as `kafka_consumer_group_offsets` reads them (the guide \"What caught up " +
+		"means\" gives the Kafka versions). `null` wherever no lag " +
 		"measures how far behind the group is, so that `total_lag == 0` is false there: a partition " +
 		"without a commit where records wait, a commit outside the log, a `topics not seen` line, no " +
 		"partition read at all (a group without commits or members there)."},
