@@ -300,7 +300,11 @@ const maxListed = 20
 func (e *groupBehindError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "consumer group %q did not catch up within the wait timeout of %s (%d reads)", e.group, e.s.timeout, e.reads)
-	if e.lastFail != nil {
+	var missing *kafkaclient.GroupNotFoundError
+	switch {
+	case errors.As(e.lastFail, &missing): // a group id misspelt never appears: say which ids are near
+		fmt.Fprintf(&b, "; the last read failed: %s", missingReason(missing))
+	case e.lastFail != nil:
 		fmt.Fprintf(&b, "; the last read failed: %v", e.lastFail)
 	}
 	if e.last != nil {

@@ -155,6 +155,20 @@ func TestWaitForGroupErrors(t *testing.T) {
 	}
 }
 
+// A group that never appears (a misspelt id) fails the wait at its timeout, naming the ids near it
+// that the coordinator listed.
+func TestWaitForMissingGroupSuggests(t *testing.T) {
+	s := waitSettings{timeout: 20 * time.Millisecond, pollInterval: time.Millisecond}
+	_, err := waitForGroup(context.Background(), "biling", s, func(context.Context) (kafkaclient.GroupOffsets, error) {
+		return kafkaclient.GroupOffsets{}, &kafkaclient.GroupNotFoundError{GroupID: "biling", State: "Dead", Suggestions: []string{"billing"}}
+	})
+	var behind *groupBehindError
+	if !errors.As(err, &behind) || !strings.Contains(err.Error(), `the last read failed: consumer group "biling" does not exist`) ||
+		!strings.HasSuffix(err.Error(), `Did you mean "billing"?`) {
+		t.Fatalf("got %v, want the wait's timeout naming the near id", err)
+	}
+}
+
 func waitConfig(t *testing.T, group, topic, wait string) string {
 	return groupConfig(t, group, fmt.Sprintf("topics = [%q]\n  wait {\n    enabled = true\n    %s\n  }", topic, wait))
 }
