@@ -155,7 +155,7 @@ func (gr *groupReads) checkTopicsExist(ctx context.Context, md *clusterMetadata,
 	for topic, t := range topicsOf(res, missing, md.requested) {
 		switch t.code {
 		case kafka.UnknownTopicOrPartition:
-			return &TopicNotFoundError{Topic: topic}
+			return &TopicNotFoundError{Topic: topic, Suggestions: suggest(topic, md.existingTopics())}
 		case 0:
 			return errStaleMetadata // created since
 		default:

@@ -33,6 +33,9 @@ var ErrGroupsHidden = errors.New("the provider's principal may not DESCRIBE the 
 // TopicNotFoundError: fresh metadata from the cluster says the topic does not exist.
 type TopicNotFoundError struct {
 	Topic string
+	// Suggestions are the closest names of topics the read's metadata described, closest first
+	// (suggest.go): what a misspelt or wrongly cased name may have meant.
+	Suggestions []string
 }
 
 func (e *TopicNotFoundError) Error() string {

@@ -90,6 +90,9 @@ type GroupNotFoundError struct {
 	NoGroups bool
 	// Op is the request that answered GROUP_ID_NOT_FOUND (69), if one did.
 	Op string
+	// Suggestions are the closest ids of the groups its coordinator listed, closest first
+	// (suggest.go): what a misspelt or wrongly cased id may have meant.
+	Suggestions []string
 }
 
 func (e *GroupNotFoundError) Error() string {
@@ -163,7 +166,7 @@ func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupO
 	// Nothing hidden: without topics, the read saw every topic of the cluster; with topics, Metadata
 	// answered for each (a hidden one fails the read above).
 	if r.unknown() && unseen == "" {
-		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state}
+		return GroupOffsets{}, &GroupNotFoundError{GroupID: req.GroupID, State: r.state, Suggestions: suggest(req.GroupID, r.listed)}
 	}
 	for _, topic := range topics {
 		for _, p := range offsets[topic] {
@@ -215,6 +218,7 @@ type groupRead struct {
 
 	members int                     // -1 where unknown
 	owns    map[topicPartition]bool // what its members own now (assignments.go)
+	listed  []string                // the groups its coordinator listed, where it was asked
 }
 
 // unknown: the coordinator neither describes nor lists the group (Dead), and OffsetFetch shows
@@ -241,7 +245,7 @@ func (r *groupRead) attempt(ctx context.Context, notBefore, believe time.Time) e
 	if err != nil {
 		return err
 	}
-	r.state, r.kind, r.live, r.members, r.owns = d.state, d.kind, d.live, d.members, d.owns
+	r.state, r.kind, r.live, r.members, r.owns, r.listed = d.state, d.kind, d.live, d.members, d.owns, d.listed
 	if r.kind == ShareGroup { // listed, so it exists, with or without members and offsets
 		so, err := gr.fetchShareOffsets(ctx, coordinator, r.group)
 		r.committed, r.lags, r.subscribed = so.starts, so.lags, so.subscribed
@@ -362,6 +366,7 @@ type describedGroup struct {
 	live        bool                    // it has members
 	members     int                     // how many; -1 where no describe API answers for its kind
 	owns        map[topicPartition]bool // what its members own now (assignments.go)
+	listed      []string                // the groups ListGroups listed, where the coordinator was asked
 }
 
 // describeGroup asks the group's coordinator for its state, kind, members and what they own.
@@ -402,7 +407,7 @@ func (gr *groupReads) describeGroup(ctx context.Context, coordinator leader, gro
 	}
 	lg, found := listedGroup(groups, group)
 	if !found {
-		return describedGroup{state: "Dead"}, nil
+		return describedGroup{state: "Dead", listed: groupIDs(groups)}, nil
 	}
 	d := describedGroup{state: lg.GroupState, kind: lg.GroupType, live: lg.GroupState != "Empty" && lg.GroupState != "Dead", members: -1}
 	if !d.live {

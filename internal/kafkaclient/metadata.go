@@ -382,7 +382,7 @@ func (cv *clusterView) leaders(ctx context.Context, topic string, partitions []i
 		if stale {
 			return nil, errStaleMetadata
 		}
-		return nil, &TopicNotFoundError{Topic: topic}
+		return nil, &TopicNotFoundError{Topic: topic, Suggestions: suggest(topic, cv.layout.knownTopics())}
 	case md.code != 0:
 		return nil, &BrokerError{Op: "Metadata", Topic: topic, Partition: -1, Code: ErrorCode(md.code)}
 	}

@@ -80,8 +80,8 @@ var groupPartitionObject = schema.NestedAttributeObject{Attributes: map[string]s
 		"log`), and `null` without a commit. For a share group, " +
 		"the records from the share-partition start offset not yet acknowledged, as the broker " +
 		"counts them (Kafka 4.2+; on 4.1 `latest_offset - committed_offset`, an upper bound; on " +
-		"4.0 the read fails). The gating guide's \"A negative lag is not caught up\" and \"What lag " +
-		"means for each kind of group\" have every case."},
+		"4.0 the read fails). The guide \"What caught up means\" has " +
+		"every case."},
 	"next_record_timestamp": nextRecordTimestampAttribute,
 	"time_lag_ms":           timeLagMsAttribute,
 }}
@@ -102,13 +102,9 @@ func (d *ConsumerGroupOffsetsDataSource) Metadata(_ context.Context, req datasou
 
 func (d *ConsumerGroupOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A consumer group's committed offsets and lag per partition, read with Kafka's " +
-			"DescribeGroups, OffsetFetch, Metadata and ListOffsets APIs; for groups of Kafka 4's consumer protocol " +
-			"(KIP-848, `group.protocol=consumer`), which DescribeGroups does not see, the state comes from " +
-			"FindCoordinator and ListGroups, and what the members of a group with members own from the describe API " +
-			"of its kind (ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). A share group (KIP-932, Kafka 4), which commits nothing, answers " +
-			"its share-partition start offsets and lags (DescribeShareGroupOffsets) in `committed_offset` and " +
-			"`lag`, so that `total_lag` and the `wait` block gate on it as on a consumer group.",
+		MarkdownDescription: "A consumer group's committed offsets and lag on every partition of its topics, " +
+			"with `caught_up`, the verdict to gate on. Reads classic, KIP-848, streams and share groups, and can " +
+			"wait during apply until the group has caught up.",
 		Blocks: map[string]schema.Block{"wait": groupWaitBlock()}, // consumer_group_offsets_wait.go
 		Attributes: map[string]schema.Attribute{
 			"timeout": readTimeoutAttribute(" With a `wait` block it bounds each of the wait's reads; `wait.timeout` bounds the wait as a whole."),
@@ -213,7 +209,7 @@ func (d *ConsumerGroupOffsetsDataSource) Read(ctx context.Context, req datasourc
 		setState(&resp.State, withEmptyList(tfAttrs{
 			"exists":                 tfBool(false),
 			"caught_up":              tfBool(false),
-			"not_caught_up":          tfStrings([]string{missing.Error()}),
+			"not_caught_up":          tfStrings([]string{missingReason(missing)}),
 			"uncommitted_partitions": tfInt64(0),
 			"committed_offsets":      tftypes.NewValue(committedOffsetsType, map[string]tftypes.Value{}),
 		}, "partitions", groupPartitionType))

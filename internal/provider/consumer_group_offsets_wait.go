@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -52,14 +51,13 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			"the reasons `not_caught_up` gives, or earlier when `stall_timeout` says the group has stopped. A group not found yet is " +
 			"waited for too, the data source's `timeout` (else the provider's) still bounds each single read, and each " +
 			"read's progress is logged at INFO (`TF_LOG=INFO`). For a wait during `apply`, give " +
-			"the data source a `depends_on` on the change that starts the drain: the gating " +
-			"guide's \"Wait during apply until a group has caught up\" has the recipe and which " +
-			"conditions apply when.",
-		Validators: []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("enabled"),
-			path.MatchRelative().AtName("timeout"))},
+			"the data source a `depends_on` on the change that starts the drain: the guide of " +
+			"the wait-for-drain recipe has it and which conditions apply when, that of first-rollout " +
+			"a group that does not exist yet.",
+		Validators: []validator.Object{waitRequires{}},
 		Attributes: map[string]schema.Attribute{
 			"enabled": schema.BoolAttribute{
-				Optional: true, // required in a wait block: AlsoRequires above
+				Optional: true, // required in a wait block: waitRequires
 				MarkdownDescription: "Required in a `wait` block: whether this read waits (`false` reads once, as " +
 					"without the block). Terraform reads a data source whenever it plans, and waits with it, unless " +
 					"its configuration depends on a change not yet applied (then it reads during `apply`): a wait " +
@@ -96,7 +94,7 @@ func groupWaitBlock() schema.SingleNestedBlock {
 			},
 			"timeout": schema.StringAttribute{
 				CustomType: goDurationType{},
-				Optional:   true, // required in a wait block: AlsoRequires below (a Required one would be required without the block too)
+				Optional:   true, // required in a wait block: waitRequires (a Required one would be required without the block too)
 				MarkdownDescription: fmt.Sprintf("Required in a `wait` block. How long to wait in all, as a Go "+
 					"duration such as `\"10m\"`, from `%q` to `%q`, where the data source's own `timeout` bounds "+
 					"each read of the wait. Then the read fails with the last figures.",
@@ -112,6 +110,44 @@ func groupWaitBlock() schema.SingleNestedBlock {
 				Validators: []validator.String{durationBetween(minWaitDuration, maxPollInterval)},
 			},
 		},
+	}
+}
+
+// summaryIncompleteWait: a wait block without enabled or timeout (waitRequires).
+const summaryIncompleteWait = "Incomplete wait block"
+
+// waitRequired is each attribute a wait block must set, and why: the framework's own check
+// (objectvalidator.AlsoRequires) says only that it "must be specified".
+var waitRequired = []struct{ name, why string }{
+	{"enabled", "wait.enabled is required: whether this read waits. A provider cannot tell a plan's read " +
+		"from an apply's: Terraform reads a data source whenever it plans (unless it depends on a change not " +
+		"yet applied), so a wait without a switch would hold every plan, of every pull request, for as long as " +
+		"the group lags. Set it from a variable that only the apply meant to wait sets: enabled = " +
+		"var.wait_for_drain, and terraform apply -var wait_for_drain=true. enabled = false reads once, as " +
+		"without the block."},
+	{"timeout", "wait.timeout is required: how long to wait in all, as a Go duration such as \"10m\" (at most " +
+		"24h). When it runs out the read fails, naming the partitions still behind, rather than hold the run " +
+		"for as long as the group lags."},
+}
+
+// waitRequires checks that a wait block sets every attribute of waitRequired.
+type waitRequires struct{}
+
+func (waitRequires) Description(context.Context) string {
+	return "a wait block sets enabled and timeout"
+}
+
+func (v waitRequires) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (waitRequires) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	attrs := req.ConfigValue.Attributes()
+	for _, r := range waitRequired {
+		if v, ok := attrs[r.name]; ok && v.IsNull() {
+			resp.Diagnostics.AddAttributeError(req.Path.AtName(r.name), summaryIncompleteWait, r.why)
+		}
 	}
 }
 
@@ -190,7 +226,7 @@ func readGroupOffsets(ctx context.Context, data *providerData, q kafkaclient.Gro
 			"and do they commit?).")
 		return res, nil, false
 	case err != nil:
-		addReadError(diags, err, consumerGroupOffsetsErrorAttrs)
+		addReadError(diags, err, consumerGroupOffsetsErrorAttrs, data.principal)
 		return res, nil, false
 	}
 	return res, nil, true
@@ -265,7 +301,11 @@ const maxListed = 20
 func (e *groupBehindError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "consumer group %q did not catch up within the wait timeout of %s (%d reads)", e.group, e.s.timeout, e.reads)
-	if e.lastFail != nil {
+	var missing *kafkaclient.GroupNotFoundError
+	switch {
+	case errors.As(e.lastFail, &missing): // a group id misspelt never appears: say which ids are near
+		fmt.Fprintf(&b, "; the last read failed: %s", missingReason(missing))
+	case e.lastFail != nil:
 		fmt.Fprintf(&b, "; the last read failed: %v", e.lastFail)
 	}
 	if e.last != nil {

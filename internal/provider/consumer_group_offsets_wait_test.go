@@ -155,6 +155,20 @@ func TestWaitForGroupErrors(t *testing.T) {
 	}
 }
 
+// A group that never appears (a misspelt id) fails the wait at its timeout, naming the ids near it
+// that the coordinator listed.
+func TestWaitForMissingGroupSuggests(t *testing.T) {
+	s := waitSettings{timeout: 20 * time.Millisecond, pollInterval: time.Millisecond}
+	_, err := waitForGroup(context.Background(), "biling", s, func(context.Context) (kafkaclient.GroupOffsets, error) {
+		return kafkaclient.GroupOffsets{}, &kafkaclient.GroupNotFoundError{GroupID: "biling", State: "Dead", Suggestions: []string{"billing"}}
+	})
+	var behind *groupBehindError
+	if !errors.As(err, &behind) || !strings.Contains(err.Error(), `the last read failed: consumer group "biling" does not exist`) ||
+		!strings.HasSuffix(err.Error(), `Did you mean "billing"?`) {
+		t.Fatalf("got %v, want the wait's timeout naming the near id", err)
+	}
+}
+
 func waitConfig(t *testing.T, group, topic, wait string) string {
 	return groupConfig(t, group, fmt.Sprintf("topics = [%q]\n  wait {\n    enabled = true\n    %s\n  }", topic, wait))
 }
@@ -313,8 +327,8 @@ func TestWaitBlockValidation(t *testing.T) {
 		wait string // the wait block's body
 		want string // a pattern of the error; a space matches any white space
 	}{
-		{name: "no timeout", wait: "enabled = true\n    poll_interval = \"1s\"", want: `Invalid Attribute Combination.*wait.timeout.*must be specified`},
-		{name: "no enabled", wait: `timeout = "1m"`, want: `Invalid Attribute Combination.*wait.enabled.*must be specified`},
+		{name: "no timeout", wait: "enabled = true\n    poll_interval = \"1s\"", want: `Incomplete wait block.*wait.timeout is required: how long to wait in all`},
+		{name: "no enabled", wait: `timeout = "1m"`, want: `Incomplete wait block.*wait.enabled is required: whether this read waits. A provider cannot tell a plan's read from an apply's.*var.wait_for_drain`},
 		{name: "timeout above 24h", wait: "enabled = true\n    timeout = \"25h\"", want: `Invalid duration.*"25h" is outside the allowed range: must be a Go duration from 1s to 24h0m0s`},
 		{name: "timeout without a unit", wait: "enabled = true\n    timeout = \"10\"", want: `Invalid duration.*` + regexp.QuoteMeta(durationDetail10) + `\s*$`},
 		{name: "negative max_total_lag", wait: "enabled = true\n    timeout = \"1m\"\n    max_total_lag = -1", want: `max_total_lag.*must be at least 0`},

@@ -86,8 +86,8 @@ var consumerGroupsGroupObject = schema.NestedAttributeObject{Attributes: map[str
 	"not_caught_up": schema.ListAttribute{ElementType: types.StringType, Computed: true,
 		MarkdownDescription: notCaughtUpDescription},
 	"total_lag": schema.Int64Attribute{Computed: true, MarkdownDescription: totalLagRule + " For a share group, the sum of its " +
-		"share-partition lags as `kafka_consumer_group_offsets` reads them (the gating guide's " +
-		"\"What lag means for each kind of group\" gives the Kafka versions). `null` wherever no lag " +
+		"share-partition lags as `kafka_consumer_group_offsets` reads them (the guide \"What caught up " +
+		"means\" gives the Kafka versions). `null` wherever no lag " +
 		"measures how far behind the group is, so that `total_lag == 0` is false there: a partition " +
 		"without a commit where records wait, a commit outside the log, a `topics not seen` line, no " +
 		"partition read at all (a group without commits or members there)."},
@@ -112,12 +112,9 @@ func (d *ConsumerGroupsDataSource) Metadata(_ context.Context, req datasource.Me
 
 func (d *ConsumerGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The consumer groups of the cluster with their state and total lag, sorted by group " +
-			"id, read with Kafka's Metadata, ListGroups, OffsetFetch and ListOffsets APIs, and for groups with " +
-			"members the describe API of their kind (what the members own now). Covers classic consumer " +
-			"groups, Kafka 4's consumer groups (KIP-848) and groups of other protocol types, such as Kafka " +
-			"Connect's, and share groups (KIP-932), which commit nothing: their share-partition start offsets and " +
-			"lags are read with DescribeShareGroupOffsets.",
+		MarkdownDescription: "The consumer groups of the cluster, or those that read some topics, with their " +
+			"state and lag, and `caught_up` over them all. Covers classic, KIP-848, Kafka Connect, streams and " +
+			"share groups.",
 		Attributes: map[string]schema.Attribute{
 			"timeout": readTimeoutAttribute(""),
 			"topics": schema.SetAttribute{
@@ -179,7 +176,7 @@ func (d *ConsumerGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.ConsumerGroups(ctx, q)
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, consumerGroupsErrorAttrs)
+		addReadError(&resp.Diagnostics, err, consumerGroupsErrorAttrs, d.data.principal)
 		return
 	}
 	tflog.Debug(ctx, "read consumer groups", map[string]any{"groups": len(res)})

@@ -389,7 +389,8 @@ func TestAccConsumerGroups_describeOnlyOwnGroup(t *testing.T) {
 			{
 				Config: config(fmt.Sprintf("topics = [%q]", topic)),
 				ExpectError: errorLike("Not authorized to list every consumer group",
-					"the provider's principal may not DESCRIBE the cluster", "operation Describe --cluster"),
+					"the provider's principal may not DESCRIBE the cluster", fmt.Sprintf("Grant the provider's principal (User:%s)", user),
+					fmt.Sprintf("--allow-principal User:%s --operation Describe --cluster", user)),
 			},
 			{
 				// Without topics, the verdict would cover every topic the group reads, and the
@@ -410,7 +411,7 @@ func TestAccConsumerGroups_describeOnlyOwnGroup(t *testing.T) {
 			{
 				Config: config(fmt.Sprintf("topics = [%q]", topic)),
 				ExpectError: errorLike("Kafka broker refused the request", "GROUP_AUTHORIZATION_FAILED (error code 30)",
-					"needs the ACL operation DESCRIBE on group"),
+					"needs the ACL operation DESCRIBE on group", fmt.Sprintf("--allow-principal User:%s --operation Describe --group", user)),
 			},
 		},
 	})

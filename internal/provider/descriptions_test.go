@@ -63,6 +63,30 @@ func TestAttributeDescriptionsAreShort(t *testing.T) {
 	}
 }
 
+// Data source descriptions, which tfplugindocs puts in each page's front matter and the registries
+// list, are at most 2 sentences and 250 characters: what it reads. How it reads goes in the
+// page's "How it reads" (templates/data-sources).
+const (
+	maxDataSourceSentences = 2
+	maxDataSourceChars     = 250
+)
+
+func TestDataSourceDescriptionsAreShort(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range New("test")().DataSources(ctx) {
+		ds := f()
+		var mr datasource.MetadataResponse
+		ds.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "kafka"}, &mr)
+		var sr datasource.SchemaResponse
+		ds.Schema(ctx, datasource.SchemaRequest{}, &sr)
+		d := sr.Schema.MarkdownDescription
+		if n := sentences(d); n == 0 || n > maxDataSourceSentences || len(d) > maxDataSourceChars {
+			t.Errorf("%s: %d sentences, %d characters; want 1 to %d sentences and at most %d characters:\n%s",
+				mr.TypeName, n, len(d), maxDataSourceSentences, maxDataSourceChars, d)
+		}
+	}
+}
+
 func dataSourceDescriptions(prefix string, attrs map[string]dschema.Attribute, out map[string]string) {
 	for name, a := range attrs {
 		out[prefix+name] = a.GetMarkdownDescription()

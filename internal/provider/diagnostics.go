@@ -3,6 +3,8 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,8 +21,9 @@ type readErrorAttrs struct {
 }
 
 // addReadError turns a kafkaclient error into a diagnostic that says what failed, where, and what
-// to do; on the data source's attribute (attrs) when the user's input is the cause.
-func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
+// to do; on the data source's attribute (attrs) when the user's input is the cause. who is the
+// principal the ACL advice names.
+func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs, who principal) {
 	var (
 		topicNotFound *kafkaclient.TopicNotFoundError
 		topicsHidden  *kafkaclient.TopicsHiddenError
@@ -36,9 +39,9 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 	switch {
 	case addAuthError(diags, err): // TLS and SASL failures: provider_auth_diagnostics.go
 	case errors.Is(err, kafkaclient.ErrGroupsHidden):
-		diags.AddError("Not authorized to list every consumer group", err.Error()+". Grant the provider's "+
-			"principal the ACL operation DESCRIBE on the cluster (kafka-acls.sh --add --allow-principal User:NAME "+
-			"--operation Describe --cluster), or read a known group with kafka_consumer_group_offsets.")
+		diags.AddError("Not authorized to list every consumer group", err.Error()+". Grant "+who.String()+
+			" the ACL operation DESCRIBE on the cluster ("+who.grant("Describe", "--cluster")+"), or read a known "+
+			"group with kafka_consumer_group_offsets.")
 	case errors.As(err, &unsupported):
 		diags.AddError("Unsupported by this broker", err.Error()+". Upgrade the brokers to the release named, or "+
 			"leave out what needs it (on Kafka 4.0, share groups: a group_id_regex that does not match them).")
@@ -47,17 +50,16 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 			"leave out what needs the request (fetch_last_write_time, fetch_timestamps, or this data source), or read "+
 			"through brokers that serve it (the Kafka versions guide says what was tested against which service).")
 	case errors.As(err, &groupMissing):
-		addErrorAt(diags, attrs.group, "Consumer group not found", err.Error()+
-			". Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")
+		addErrorAt(diags, attrs.group, "Consumer group not found", err.Error()+"."+didYouMean(groupMissing.Suggestions)+
+			" Check the group id (it is case-sensitive) and that bootstrap_servers points at the right cluster.")
 	case errors.As(err, &topicsHidden):
 		addErrorAt(diags, attrs.topic, "Topics hidden from the provider's principal", err.Error()+
-			": the read would show the selection without them, as if they held nothing. Grant the principal "+
-			"DESCRIBE on those topics (kafka-acls.sh --add --allow-principal User:NAME --operation Describe "+
-			"--topic NAME), or narrow name_regex.")
+			": the read would show the selection without them, as if they held nothing. Grant "+who.String()+
+			" DESCRIBE on those topics ("+who.grant("Describe", "--topic NAME")+" for each), or narrow name_regex.")
 	case errors.As(err, &topicNotFound):
 		addErrorAt(diags, attrs.topic, "Topic not found",
-			err.Error()+". Check the name (topic names are case-sensitive) and that bootstrap_servers points "+
-				"at the right cluster. This provider never creates topics.")
+			err.Error()+"."+didYouMean(topicNotFound.Suggestions)+" Check the name (topic names are case-sensitive) "+
+				"and that bootstrap_servers points at the right cluster. This provider never creates topics.")
 	case errors.As(err, &outOfRange):
 		addErrorAt(diags, attrs.partition, "Partition out of range", err.Error()+".")
 	case errors.As(err, &unreachable):
@@ -73,10 +75,10 @@ func addReadError(diags *diag.Diagnostics, err error, attrs readErrorAttrs) {
 		addErrorAt(diags, attrs.fetchTimestamps, "Not authorized to read records", fmt.Sprintf(
 			"%s. Reading the next record's timestamp (fetch_timestamps, or a wait block's max_time_lag) is a Fetch, "+
 				"which needs the ACL operation READ on topic %q, where every other read needs only DESCRIBE: grant "+
-				"the provider's principal READ on the topic, or set fetch_timestamps = false (and drop max_time_lag) "+
-				"to read offsets only.", err, broker.Topic))
+				"%s READ on the topic (%s), or set fetch_timestamps = false (and drop max_time_lag) "+
+				"to read offsets only.", err, broker.Topic, who, who.grant("Read", "--topic "+broker.Topic)))
 	case errors.As(err, &broker):
-		diags.AddError("Kafka broker refused the request", err.Error()+"."+brokerAdvice(broker))
+		diags.AddError("Kafka broker refused the request", err.Error()+"."+brokerAdvice(broker, who))
 	default:
 		diags.AddError("Kafka read failed", err.Error()+".")
 	}
@@ -91,17 +93,31 @@ func addErrorAt(diags *diag.Diagnostics, attr path.Path, summary, detail string)
 	diags.AddAttributeError(attr, summary, detail)
 }
 
-// brokerAdvice says what to do about the broker answers a user can fix.
-func brokerAdvice(e *kafkaclient.BrokerError) string {
+// brokerAdvice says what to do about the broker answers a user can fix; who is the principal to
+// grant an ACL.
+func brokerAdvice(e *kafkaclient.BrokerError, who principal) string {
 	switch e.Code {
 	case kafkaclient.TopicAuthorizationFailed:
-		return fmt.Sprintf(" The provider's principal (its SASL user or TLS certificate) needs the ACL operation "+
-			"DESCRIBE on topic %q: Metadata and ListOffsets require it.", e.Topic)
+		return fmt.Sprintf(" %s needs the ACL operation DESCRIBE on topic %q: Metadata and ListOffsets require it (%s).",
+			who.Sentence(), e.Topic, who.grant("Describe", "--topic "+e.Topic))
 	case kafkaclient.GroupAuthorizationFailed:
-		return fmt.Sprintf(" The provider's principal (its SASL user or TLS certificate) needs the ACL operation "+
-			"DESCRIBE on group %q (DescribeGroups, OffsetFetch, ListGroups) and DESCRIBE on its topics.", e.Group)
+		return fmt.Sprintf(" %s needs the ACL operation DESCRIBE on group %q (DescribeGroups, OffsetFetch, ListGroups) "+
+			"and DESCRIBE on its topics (%s).", who.Sentence(), e.Group, who.grant("Describe", "--group "+e.Group))
 	}
 	return ""
+}
+
+// didYouMean is the sentence that suggests the names a read found close to the one asked for
+// (kafkaclient's suggest.go), "" where none is; with a leading space.
+func didYouMean(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return " Did you mean " + strings.Join(quoted, " or ") + "?"
 }
 
 // unresolvableAdvice says why a broker can be given a name that does not resolve, and the ways out.

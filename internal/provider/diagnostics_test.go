@@ -80,7 +80,7 @@ func TestReadErrorAttributePath(t *testing.T) {
 		for _, e := range errs {
 			t.Run(ds.name+"/"+e.name, func(t *testing.T) {
 				var diags diag.Diagnostics
-				addReadError(&diags, e.err, ds.attrs)
+				addReadError(&diags, e.err, ds.attrs, "")
 				if len(diags) != 1 || diags[0].Severity() != diag.SeverityError {
 					t.Fatalf("want one error, got %v", diags)
 				}
@@ -132,7 +132,7 @@ func TestUnresolvableBrokerDiagnostic(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var diags diag.Diagnostics
-			addReadError(&diags, tc.err, partitionOffsetsErrorAttrs)
+			addReadError(&diags, tc.err, partitionOffsetsErrorAttrs, "")
 			if len(diags) != 1 {
 				t.Fatalf("got %d diagnostics, want 1: %v", len(diags), diags)
 			}

@@ -68,7 +68,7 @@ type writerState struct {
 	behind  bool
 	quiet   string
 	blocks  string
-	guide   string // the gating guide's cell: "passes", or "blocks: " and why
+	guide   string // the retire-drained-topic guide page's cell: "passes", or "blocks: " and why
 }
 
 // The reasons kafka_topics_drained gives, as the recipe's message shows them.
@@ -231,10 +231,10 @@ func fakeOpenTransaction(t *testing.T) *kfake.Cluster {
 	return c
 }
 
-// The gating guide shows the writer states TestAccGatingRecipe_retireDrainedTopicWriters runs,
-// cell for cell.
+// The retire-drained-topic recipe's guide page shows the writer states
+// TestAccGatingRecipe_retireDrainedTopicWriters runs, cell for cell.
 func TestWriterStatesInGuide(t *testing.T) {
-	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "gating.md.tmpl"))
+	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "retire-drained-topic.md.tmpl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,6 +244,6 @@ func TestWriterStatesInGuide(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %s |\n", s.name, s.guide)
 	}
 	if !strings.Contains(string(guide), b.String()) {
-		t.Errorf("templates/guides/gating.md.tmpl does not hold the writer states as the test runs them; it should read:\n%s", b.String())
+		t.Errorf("templates/guides/retire-drained-topic.md.tmpl does not hold the writer states as the test runs them; it should read:\n%s", b.String())
 	}
 }

@@ -59,3 +59,12 @@ func withEmptyList(attrs tfAttrs, name string, elemType tftypes.Type) tfAttrs {
 	out[name] = tftypes.NewValue(tftypes.List{ElementType: elemType}, []tftypes.Value{})
 	return out
 }
+
+// missingReason is not_caught_up's line for a group that allow_missing reads as missing, with the
+// near ids its coordinator listed.
+func missingReason(missing *kafkaclient.GroupNotFoundError) string {
+	if s := didYouMean(missing.Suggestions); s != "" {
+		return missing.Error() + "." + s
+	}
+	return missing.Error()
+}

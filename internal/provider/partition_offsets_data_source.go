@@ -133,7 +133,7 @@ func (d *PartitionOffsetsDataSource) Read(ctx context.Context, req datasource.Re
 		return
 	}
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, partitionOffsetsErrorAttrs)
+		addReadError(&resp.Diagnostics, err, partitionOffsetsErrorAttrs, d.data.principal)
 		return
 	}
 	p := res[0]

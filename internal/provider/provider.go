@@ -59,8 +59,9 @@ type providerModel struct {
 // providerData is what data sources receive. client is nil when the provider's configuration
 // was not known yet (it depends on a resource not yet created).
 type providerData struct {
-	client  *kafkaclient.Client
-	logging readLogging // what the logs of a read can show (log_settings.go, read_log.go)
+	client    *kafkaclient.Client
+	logging   readLogging // what the logs of a read can show (log_settings.go, read_log.go)
+	principal principal   // who ACL advice names (principal.go)
 }
 
 func (p *KafkaProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -161,7 +162,7 @@ func (p *KafkaProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		fields[k] = v
 	}
 	tflog.Debug(ctx, "Kafka client configured", fields)
-	resp.DataSourceData = &providerData{client: client, logging: readLoggingFrom(os.Getenv)}
+	resp.DataSourceData = &providerData{client: client, logging: readLoggingFrom(os.Getenv), principal: principalOf(sec.logFields)}
 }
 
 // isKnown reports whether the whole provider block is known (listKnown and authKnown:

@@ -61,15 +61,19 @@ func TestRecipeMocked_checkLag(t *testing.T) {
 }
 
 func TestRecipeMocked_rolloutPrecondition(t *testing.T) {
-	wantRuns(t, terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl"), 2)
+	wantRuns(t, terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl"), 3)
 }
 
 func TestRecipeMocked_liveTopicTimeLag(t *testing.T) {
-	wantRuns(t, terraformTest(t, "live-topic-time-lag", nil, "tests/mocked.tftest.hcl"), 3)
+	wantRuns(t, terraformTest(t, "live-topic-time-lag", nil, "tests/mocked.tftest.hcl"), 4)
 }
 
 func TestRecipeMocked_waitForDrain(t *testing.T) {
-	wantRuns(t, terraformTest(t, "wait-for-drain", nil, "tests/mocked.tftest.hcl"), 3)
+	wantRuns(t, terraformTest(t, "wait-for-drain", nil, "tests/mocked.tftest.hcl"), 4)
+}
+
+func TestRecipeMocked_firstRollout(t *testing.T) {
+	wantRuns(t, terraformTest(t, "first-rollout", nil, "tests/mocked.tftest.hcl"), 4)
 }
 
 func TestRecipeMocked_topicOutputs(t *testing.T) {
@@ -137,6 +141,26 @@ func TestAccRecipeBroker_waitForDrain(t *testing.T) {
 	caughtUp()
 	// The trigger as the apply meant to wait passes it, on the command line.
 	wantRuns(t, terraformTest(t, "wait-for-drain", r, "tests/broker_caught_up.tftest.hcl", "wait_for_drain=true"), 1)
+}
+
+// Before the new consumer's first commit its group does not exist: the apply without the trigger
+// deploys, reads exists = false and refuses the cut-over. Once the group has committed at the log
+// end, the apply meant to wait cuts over.
+func TestAccRecipeBroker_firstRollout(t *testing.T) {
+	t.Parallel()
+	k := acctest.Connect(t)
+	r, n := recipeNames(t, "shipments", "", "shipping-service", "-g")
+	topic, group := n["shipments"], n["shipping-service"]
+	k.CreateTopic(topic, 2, nil)
+	k.Produce(topic, 0, 3)
+	k.Produce(topic, 1, 1)
+	if _, listed := k.ListedGroups()[group]; listed || len(k.GroupCommitted(group)) > 0 {
+		t.Fatalf("oracle: %s exists before its first commit", group)
+	}
+	wantRuns(t, terraformTest(t, "first-rollout", r, "tests/broker.tftest.hcl"), 2)
+	k.CommitOffsets(group, map[string]map[int32]int64{topic: {0: 3, 1: 1}})
+	wantLag(t, k, group, topic, 0)
+	wantRuns(t, terraformTest(t, "first-rollout", r, "tests/broker_caught_up.tftest.hcl", "wait_for_catch_up=true"), 1)
 }
 
 // The outputs print payments' partitions, record count, each partition's span, and where a

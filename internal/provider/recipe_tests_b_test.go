@@ -126,7 +126,7 @@ func TestAccRecipeBroker_readBeforeCutOver(t *testing.T) {
 
 func TestRecipeMocked_tenantPartition(t *testing.T) {
 	out := terraformTest(t, "tenant-partition", nil, "tests/mocked.tftest.hcl")
-	wantRuns(t, out, 5)
+	wantRuns(t, out, 6)
 }
 
 func TestAccRecipeBroker_tenantPartition(t *testing.T) {

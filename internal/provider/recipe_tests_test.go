@@ -153,7 +153,7 @@ func requireTerraformTest(t *testing.T) {
 }
 
 // TestRecipeTestHarness: the harness runs a recipe's mocked tests (rollout-precondition's: it
-// blocks a lagging group, rolls out a caught-up one).
+// blocks a lagging group and a bare mock, rolls out a caught-up one).
 func TestRecipeTestHarness(t *testing.T) {
-	wantRuns(t, terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl"), 2)
+	wantRuns(t, terraformTest(t, "rollout-precondition", nil, "tests/mocked.tftest.hcl"), 3)
 }

@@ -158,7 +158,7 @@ const (
 		"`not_caught_up`: a `lag` above 0, records held behind an open transaction (under `read_committed`), a " +
 		"commit outside the log, no commit where records wait, no partition at all, or, without `topics`, a topic " +
 		"of the cluster the principal may not DESCRIBE (or the principal may not DESCRIBE the cluster, so the read " +
-		"cannot tell), since Kafka leaves such topics out of the read; the gating guide has every case."
+		"cannot tell), since Kafka leaves such topics out of the read; the guide \"What caught up means\" has every case."
 	notCaughtUpDescription = "Why `caught_up` is `false`, one line per reason: first `topics not seen: ` where the " +
 		"read could not see every topic, then one per partition, sorted by topic then partition, each starting " +
 		"with `topic/partition: ` (one line starting `no partition: ` where none was read); empty (`[]`, never " +

@@ -56,9 +56,8 @@ func (d *TopicOffsetsDataSource) Metadata(_ context.Context, req datasource.Meta
 
 func (d *TopicOffsetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The earliest and latest offsets of every partition of a topic, read with Kafka's " +
-			"Metadata and ListOffsets APIs (one ListOffsets request per partition leader and lookup), sorted by " +
-			"partition so that a second plan shows no diff.",
+		MarkdownDescription: "The earliest and latest offsets of every partition of a topic, and its message " +
+			"count, read with Kafka's Metadata and ListOffsets APIs.",
 		Attributes: map[string]schema.Attribute{
 			"timeout": readTimeoutAttribute(""),
 			"topic":   topicAttribute(),
@@ -118,7 +117,7 @@ func (d *TopicOffsetsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, topicOffsetsErrorAttrs)
+		addReadError(&resp.Diagnostics, err, topicOffsetsErrorAttrs, d.data.principal)
 		return
 	}
 

@@ -163,11 +163,9 @@ func (d *TopicProducersDataSource) ConfigValidators(context.Context) []datasourc
 
 func (d *TopicProducersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Who writes to some topics, and which transactions hold their read_committed consumers " +
-			"back: per partition its producers (DescribeProducers), its high watermark and last stable offset, " +
-			"and the time of its latest record (ListOffsets); the open transactions as their coordinators describe " +
-			"them (ListTransactions on every broker, DescribeTransactions), and which of them hang (KIP-664, Kafka " +
-			"3.0+). Read-only: it never sends FindCoordinator, which would create `__transaction_state`.",
+		MarkdownDescription: "Who writes to some topics, and which transactions hold their read_committed " +
+			"consumers back: each partition's producers and last write, and the open transactions, hanging or not " +
+			"(KIP-664, Kafka 3.0+).",
 		Attributes: map[string]schema.Attribute{
 			"timeout": readTimeoutAttribute(""),
 			"topics": schema.SetAttribute{
@@ -232,7 +230,7 @@ func (d *TopicProducersDataSource) Read(ctx context.Context, req datasource.Read
 	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.TopicProducers(ctx, q)
 	if err != nil {
-		addProducersReadError(&resp.Diagnostics, err, selector)
+		addProducersReadError(&resp.Diagnostics, err, selector, d.data.principal)
 		return
 	}
 	warnTopicsUnseen(&resp.Diagnostics, res.Unseen, "selected_topics, transactions and their counts")
@@ -246,7 +244,7 @@ func (d *TopicProducersDataSource) Read(ctx context.Context, req datasource.Read
 
 // addProducersReadError is addReadError with the two errors only this data source meets: a
 // pattern that selects nothing, and DescribeProducers refused for want of READ on a topic.
-func addProducersReadError(diags *diag.Diagnostics, err error, selector path.Path) {
+func addProducersReadError(diags *diag.Diagnostics, err error, selector path.Path, who principal) {
 	var (
 		noMatch *kafkaclient.NoTopicMatchError
 		broker  *kafkaclient.BrokerError
@@ -258,11 +256,10 @@ func addProducersReadError(diags *diag.Diagnostics, err error, selector path.Pat
 	case errors.As(err, &broker) && broker.Op == kafkaclient.DescribeProducersOp &&
 		broker.Code == kafkaclient.TopicAuthorizationFailed:
 		addErrorAt(diags, selector, "Kafka broker refused the request", fmt.Sprintf("%s. DescribeProducers "+
-			"needs the ACL operation READ on topic %q, where the offset reads need only DESCRIBE: grant the "+
-			"provider's principal READ on the topic (kafka-acls.sh --add --allow-principal User:NAME --operation "+
-			"Read --topic %s).", err, broker.Topic, broker.Topic))
+			"needs the ACL operation READ on topic %q, where the offset reads need only DESCRIBE: grant %s "+
+			"READ on the topic (%s).", err, broker.Topic, who, who.grant("Read", "--topic "+broker.Topic)))
 	default:
-		addReadError(diags, err, readErrorAttrs{topic: selector})
+		addReadError(diags, err, readErrorAttrs{topic: selector}, who)
 	}
 }
 

@@ -50,8 +50,8 @@ func (d *TopicsDrainedDataSource) ConfigValidators(context.Context) []datasource
 func (d *TopicsDrainedDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Whether some topics may be retired: `drained` is `true` only when the read proves " +
-			"that nobody wrote to them within `quiet_for`, no transaction is open on them, every group that reads " +
-			"them has caught up, and none is hidden from the provider's principal. Drained means consumed, not empty.",
+			"that nobody wrote to them within `quiet_for`, no transaction is open and every reader has caught up. " +
+			"Drained means consumed, not empty.",
 		Attributes: map[string]schema.Attribute{
 			"timeout": readTimeoutAttribute(""),
 			"topics": schema.SetAttribute{
@@ -129,7 +129,7 @@ func (d *TopicsDrainedDataSource) Read(ctx context.Context, req datasource.ReadR
 	defer rl.end(&resp.Diagnostics)
 	res, err := d.data.client.TopicsDrained(ctx, q, time.Now())
 	if err != nil {
-		addProducersReadError(&resp.Diagnostics, err, selector)
+		addProducersReadError(&resp.Diagnostics, err, selector, d.data.principal)
 		return
 	}
 	if res.NoMatch {

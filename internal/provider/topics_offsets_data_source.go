@@ -122,7 +122,7 @@ func (d *TopicsOffsetsDataSource) Read(ctx context.Context, req datasource.ReadR
 	defer rl.end(&resp.Diagnostics)
 	res, unseen, err := d.data.client.TopicsOffsets(ctx, q)
 	if err != nil {
-		addReadError(&resp.Diagnostics, err, topicsOffsetsErrorAttrs)
+		addReadError(&resp.Diagnostics, err, topicsOffsetsErrorAttrs, d.data.principal)
 		return
 	}
 	warnTopicsUnseen(&resp.Diagnostics, unseen, "topics, message_counts and topics_with_records")

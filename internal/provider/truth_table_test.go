@@ -19,7 +19,7 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// The gating guide's truth table: for each reader state a real cluster can be in, what each gate
+// The truth table of the guide "What caught up means": for each reader state a real cluster can be in, what each gate
 // does, the recipes run as written (their group and topic renamed) and the plain expressions the
 // docs name. Every cell is asserted on the broker, next to kadm's (or Kafka's own tools') view of
 // the same group (acctest.GroupNotCaughtUp); TestTruthTableInGuide holds the guide to this table.
@@ -395,7 +395,7 @@ func (c checkResult) CheckState(_ context.Context, req statecheck.CheckStateRequ
 	resp.Error = fmt.Errorf("no result for check %s in the state", c.name)
 }
 
-// truthTableMarkdown is the table as the gating guide prints it.
+// truthTableMarkdown is the table as the guide "What caught up means" prints it.
 func truthTableMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| reader state | `caught_up` | `total_lag == 0` | `max_time_lag_ms <= 60000` | " +
@@ -421,11 +421,11 @@ func truthTableMarkdown() string {
 
 // The guide shows the table that TestAccGatingTruthTable asserts, cell for cell.
 func TestTruthTableInGuide(t *testing.T) {
-	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "gating.md.tmpl"))
+	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "caught-up.md.tmpl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := truthTableMarkdown(); !strings.Contains(string(guide), want) {
-		t.Errorf("templates/guides/gating.md.tmpl does not hold the truth table as the test asserts it; it should read:\n%s", want)
+		t.Errorf("templates/guides/caught-up.md.tmpl does not hold the truth table as the test asserts it; it should read:\n%s", want)
 	}
 }

@@ -1,6 +1,7 @@
 # Start a replay of payments/0 from a saved offset only while the partition still holds it:
 # retention and DeleteRecords move earliest_offset forward, and a consumer asked to start below it
-# resets (auto.offset.reset) instead of replaying.
+# resets (auto.offset.reset) instead of replaying. exists is true on every read that succeeds: a
+# bare terraform test mock (offsets 0, exists false) never passes.
 terraform {
   required_providers {
     kafka = { source = "kafka-offsets/kafka" } # not hashicorp/kafka: name it in every module that uses it
@@ -24,7 +25,8 @@ resource "terraform_data" "payments_replay" {
 
   lifecycle {
     precondition {
-      condition = (var.replay_from_offset >= data.kafka_partition_offsets.replay.earliest_offset
+      condition = (data.kafka_partition_offsets.replay.exists
+        && var.replay_from_offset >= data.kafka_partition_offsets.replay.earliest_offset
       && var.replay_from_offset <= data.kafka_partition_offsets.replay.latest_offset)
       error_message = "payments/0 holds offsets ${data.kafka_partition_offsets.replay.earliest_offset} to ${data.kafka_partition_offsets.replay.latest_offset}: offset ${var.replay_from_offset} is not among them."
     }

@@ -2,7 +2,9 @@
 # never reaches 0, so gate on time. fetch_timestamps reads the timestamp of the oldest record the
 # group has not read (one Fetch per partition leader; the provider's principal needs READ on the
 # topic). max_time_lag_ms is null when any partition's age is unknown (no commit where records wait,
-# a commit past the log end, a record without a timestamp): the gate then blocks, saying so.
+# a commit past the log end, a record without a timestamp): the gate then blocks, saying so. A time
+# lag of 0 is also what a bare terraform test mock reads, so the gate also requires exists, true on
+# every read that succeeds and false on a bare mock: the absence of data never rolls out.
 terraform {
   required_providers {
     kafka = { source = "kafka-offsets/kafka" }
@@ -24,6 +26,7 @@ data "kafka_consumer_group_offsets" "billing" {
 }
 
 locals {
+  billing_read        = data.kafka_consumer_group_offsets.billing.exists
   billing_time_lag_ms = data.kafka_consumer_group_offsets.billing.max_time_lag_ms
 }
 
@@ -33,10 +36,12 @@ resource "terraform_data" "billing_rollout" {
 
   lifecycle {
     precondition {
-      # An unknown age never compares as young: null blocks.
-      condition = local.billing_time_lag_ms == null ? false : local.billing_time_lag_ms <= 60000
+      # An unknown age never compares as young: null blocks, and so does a read that proved nothing.
+      condition = local.billing_time_lag_ms == null ? false : local.billing_read && local.billing_time_lag_ms <= 60000
       error_message = (local.billing_time_lag_ms == null
         ? "billing-service's time lag on invoices is unknown: ${join("; ", data.kafka_consumer_group_offsets.billing.not_caught_up)}."
+        : !local.billing_read
+        ? "billing-service was not read on invoices (exists is false): no time lag vouched for."
       : "billing-service is ${local.billing_time_lag_ms} ms behind on invoices (allowed: 60000).")
     }
   }

@@ -1,7 +1,8 @@
 # "Don't delete this topic until it is drained": nobody has written to it for a week, no
 # transaction is open on it, and every group that reads it has read everything (or none is left).
 # Drained means consumed, not empty: records every reader has read may stay until retention takes
-# them. (To require an empty topic instead, gate on kafka_topic_offsets' message_count == 0.)
+# them. (To require an empty topic instead, gate on kafka_topic_offsets' exists and
+# message_count == 0.)
 # Preconditions are not evaluated when a resource is destroyed, and a resource removed from the
 # configuration takes its lifecycle block with it. So the gate lives on a resource that stays:
 # retiring the topic is a variable, and the gate's precondition refuses the plan that would delete

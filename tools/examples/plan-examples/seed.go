@@ -32,6 +32,7 @@ var topics = []struct {
 	{"orders.us", 2, 0},
 	{"legacy.a", 1, 0},
 	{"legacy.b", 1, 0},
+	{"shipments", 2, 3}, // first-rollout: its group shipping-service does not exist
 }
 
 // groups: each group the examples read and the topic it has caught up on.

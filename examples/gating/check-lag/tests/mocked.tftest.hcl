@@ -22,7 +22,7 @@ run "lagging_warns" {
 }
 
 # A bare mock's caught_up is false: a read that says nothing never passes the check.
-run "nothing_known_warns" {
+run "bare_mock_warns" {
   command         = plan
   expect_failures = [check.orders_consumer_caught_up]
 }

@@ -133,7 +133,7 @@ run "commit_past_the_log_end_blocks" {
 }
 
 # A bare mock: partition_count 0, no partition read, no commit. No verdict must not pass.
-run "no_partition_blocks" {
+run "bare_mock_blocks" {
   command         = plan
   expect_failures = [terraform_data.drop_old_schema]
 }

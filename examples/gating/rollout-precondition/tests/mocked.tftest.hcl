@@ -1,4 +1,5 @@
-# Unit tests of the gate: no broker, the data source's values set by a mock.
+# Unit tests of the gate: no broker, the data source's values set by a mock. The gate reads
+# caught_up, which a bare mock sets to false: a test without an override refuses the rollout.
 mock_provider "kafka" {}
 
 variables {
@@ -23,5 +24,11 @@ run "lagging_blocks" {
     target = data.kafka_consumer_group_offsets.billing
     values = { caught_up = false, not_caught_up = ["invoices/0: lag 3 (committed_offset 2, latest_offset 5)"] }
   }
+  expect_failures = [terraform_data.billing_rollout]
+}
+
+# A bare mock reads caught_up = false: the absence of data never rolls out.
+run "bare_mock_blocks" {
+  command         = plan
   expect_failures = [terraform_data.billing_rollout]
 }

@@ -1,6 +1,5 @@
-# Unit tests of the gate: no broker, the data sources' values set by a mock. partition_count must
-# be set: a bare mock reads 0, and partition_for_key refuses 0 (the plan fails with that error,
-# never passes). With 3 partitions, tenant-42's is partition 2.
+# Unit tests of the gate: no broker, the data sources' values set by a mock. With 3 partitions,
+# tenant-42's is partition 2. A bare mock reads partition_count 0 and no commit: the gate blocks.
 mock_provider "kafka" {}
 
 run "tenant_caught_up_migrates" {
@@ -94,5 +93,12 @@ run "commit_past_the_log_end_blocks" {
     target = data.kafka_consumer_group_offsets.orders_service
     values = { committed_offsets = { "orders/2" = 9 } }
   }
+  expect_failures = [terraform_data.migrate_tenant_42]
+}
+
+# A bare mock: no partition (the recipe reads partition 0 rather than ask partition_for_key about
+# 0 partitions) and no commit. The absence of data never migrates.
+run "bare_mock_blocks" {
+  command         = plan
   expect_failures = [terraform_data.migrate_tenant_42]
 }

@@ -37,3 +37,9 @@ run "later_plan_while_lagging_blocks" {
   }
   expect_failures = [terraform_data.cut_over]
 }
+
+# A bare mock reads caught_up = false: the absence of data never cuts over.
+run "bare_mock_blocks" {
+  command         = plan
+  expect_failures = [terraform_data.cut_over]
+}
