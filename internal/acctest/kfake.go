@@ -152,14 +152,16 @@ func AnswerListOffsets(c *kfake.Cluster, n int, answer func(rp kmsg.ListOffsetsR
 	}
 }
 
-// NeverAnswer holds every request of key to c unanswered until the test ends (its cleanup, which
-// runs before those of the cluster and clients made earlier); kfake answers other requests
-// meanwhile, on other connections.
+// NeverAnswer holds the first request of key to c unanswered until the test ends (its cleanup,
+// which runs before those of the cluster and clients made earlier), and every request after it:
+// kfake's loop waits on its control function, so use it where the read cannot go on without that
+// answer. Not SleepControl, which would let kfake answer the others meanwhile: released while
+// requests queue behind it, it can leave kfake's loop waiting on a lock for good.
 func NeverAnswer(t testing.TB, c *kfake.Cluster, key kmsg.Key) {
 	release := make(chan struct{})
 	c.ControlKey(int16(key), func(kmsg.Request) (kmsg.Response, error, bool) {
 		c.KeepControl()
-		c.SleepControl(func() { <-release })
+		<-release
 		return nil, nil, false
 	})
 	t.Cleanup(func() { close(release) })

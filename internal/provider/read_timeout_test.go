@@ -22,12 +22,15 @@ import (
 // minute fails with "Kafka read timed out", naming 2s and this data source's timeout as the one
 // to raise. A data source added without the argument fails here.
 func TestDataSourceTimeoutBoundsItsRead(t *testing.T) {
-	c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
-	acctest.NeverAnswer(t, c, kmsg.Metadata)
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
-	providerConfig := map[string]tftypes.Value{
-		"bootstrap_servers": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{str(c.ListenAddrs()[0])}),
-		"timeout":           str("1m"),
+	// A cluster each: a Metadata request held unanswered holds kfake's every answer.
+	providerConfig := func(t *testing.T) map[string]tftypes.Value {
+		c := acctest.Fake(t, kfake.SeedTopics(1, "t"))
+		acctest.NeverAnswer(t, c, kmsg.Metadata)
+		return map[string]tftypes.Value{
+			"bootstrap_servers": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{str(c.ListenAddrs()[0])}),
+			"timeout":           str("1m"),
+		}
 	}
 	configs := map[string]map[string]tftypes.Value{ // each data source's required arguments
 		"kafka_partition_offsets":      {"topic": str("t"), "partition": tftypes.NewValue(tftypes.Number, 0)},
@@ -51,7 +54,7 @@ func TestDataSourceTimeoutBoundsItsRead(t *testing.T) {
 			t.Parallel()
 			config["timeout"] = str("2s")
 			start := time.Now()
-			diags := readDataSource(t, providerConfig, md.TypeName, config)
+			diags := readDataSource(t, providerConfig(t), md.TypeName, config)
 			took := time.Since(start)
 			if len(diags) != 1 || diags[0].Severity != tfprotov6.DiagnosticSeverityError || diags[0].Summary != "Kafka read timed out" {
 				t.Fatalf("got %s; want one error, Kafka read timed out", diagText(diags))
