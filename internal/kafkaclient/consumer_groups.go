@@ -220,10 +220,9 @@ func (gr *groupReads) readBounds(ctx context.Context, md *clusterMetadata, isola
 	commits map[string]map[topicPartition]int64, owns owned, subs subscriptions,
 ) (map[topicPartition]PartitionOffsets, error) {
 	leaders := map[topicPartition]leader{}
-	byName := md.byName()
 	for _, id := range ids {
 		for _, topic := range readTopics(commits[id], owns[id], subs[id]) {
-			mt := byName[topic]
+			mt := md.existing(topic)
 			for partition := range mt.partitions {
 				l, err := md.leaderOf(mt, partition)
 				if err != nil {
@@ -268,7 +267,6 @@ func readTopics(commits map[topicPartition]int64, owns map[topicPartition]bool, 
 func selectCommits(md *clusterMetadata, topics []string, committed map[string][]kmsg.OffsetFetchResponseGroupTopic, fresh bool,
 ) (map[string]map[topicPartition]int64, error) {
 	filter := topicSet(topics)
-	byName := md.byName()
 	commits := map[string]map[topicPartition]int64{} // by group
 	for id, topics := range committed {
 		commits[id] = map[topicPartition]int64{}
@@ -280,7 +278,7 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 				if p.Offset < 0 {
 					continue // no commit
 				}
-				if !byName[t.Topic].hasPartition(p.Partition) {
+				if !md.existing(t.Topic).hasPartition(p.Partition) {
 					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
 					// soon after. A cached layout may also just lag behind.
 					if !fresh {
@@ -305,11 +303,10 @@ type groupReaders struct {
 // (nil: all) that the metadata knows.
 func selectSubscribed(md *clusterMetadata, topics []string, subscribed subscriptions) subscriptions {
 	filter := topicSet(topics)
-	byName := md.byName()
 	out := subscriptions{}
 	for id, ts := range subscribed {
 		for topic := range ts {
-			if (filter == nil || filter[topic]) && byName[topic] != nil {
+			if (filter == nil || filter[topic]) && md.existing(topic) != nil {
 				out.add(id, []string{topic})
 			}
 		}
@@ -321,14 +318,13 @@ func selectSubscribed(md *clusterMetadata, topics []string, subscribed subscript
 // (nil: all) that the metadata knows: an assignment may name a topic deleted since.
 func selectOwned(md *clusterMetadata, topics []string, assigned owned) owned {
 	filter := topicSet(topics)
-	byName := md.byName()
 	out := owned{}
 	for id, tps := range assigned {
 		for tp := range tps {
 			if filter != nil && !filter[tp.topic] {
 				continue
 			}
-			if byName[tp.topic].hasPartition(int32(tp.partition)) {
+			if md.existing(tp.topic).hasPartition(int32(tp.partition)) {
 				out.add(id, tp.topic, []int32{int32(tp.partition)})
 			}
 		}
@@ -360,9 +356,8 @@ func groupSummary(id string, info listedGroupInfo, md *clusterMetadata, commits 
 		Topics: readTopics(commits, owns, subscribed), Committed: len(commits) > 0, Assigned: len(owns) > 0}
 	s.Subscribed = len(readTopics(commits, owns, nil)) < len(s.Topics)
 	var partitions []GroupPartitionOffsets
-	byName := md.byName()
 	for _, topic := range s.Topics {
-		for _, partition := range slices.Sorted(maps.Keys(byName[topic].partitions)) {
+		for _, partition := range slices.Sorted(maps.Keys(md.existing(topic).partitions)) {
 			tp := topicPartition{topic, int(partition)}
 			pos := position{share: info.groupType == ShareGroup, assigned: owns[tp]}
 			if offset, ok := commits[tp]; ok {
