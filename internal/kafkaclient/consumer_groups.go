@@ -64,6 +64,7 @@ type GroupSummary struct {
 // FindCoordinator (which would create __consumer_offsets on a cluster without groups), and
 // never joins, syncs or commits.
 func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
+	defer c.cluster.holdings.enter()() // it reads what the cluster holds (holdings.go)
 	return c.groups.all(ctx, req)
 }
 
@@ -73,8 +74,8 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 	defer cancel()
 
 	var out []GroupSummary
-	err := gr.cluster.withRetries(ctx, func(_, believe time.Time) error {
-		md, err := gr.cluster.allMetadata(ctx)
+	err := gr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
+		snap, md, err := gr.cluster.holdings.snapshot(ctx, notBefore)
 		if err != nil {
 			return err
 		}
@@ -107,7 +108,7 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 		}
 		unseen := ""
 		if req.Topics == nil && len(listed) > 0 {
-			if unseen, err = gr.cluster.unseenTopics(ctx, md); err != nil { // coverage.go
+			if unseen, err = gr.cluster.unseenTopics(ctx, snap); err != nil { // coverage.go
 				return err
 			}
 		}
@@ -176,8 +177,14 @@ func (gr *groupReads) summarize(ctx context.Context, md *clusterMetadata, req Co
 	if err != nil {
 		return nil, err
 	}
-	owns := selectOwned(md, req.Topics, readers.owns)
-	subs := selectSubscribed(md, req.Topics, readers.subscribed)
+	owns, err := selectOwned(md, req.Topics, readers.owns, fresh)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := selectSubscribed(md, req.Topics, readers.subscribed, fresh)
+	if err != nil {
+		return nil, err
+	}
 	var ids []string
 	for id := range listed {
 		if _, fetched := committed[id]; !fetched {
@@ -300,36 +307,43 @@ type groupReaders struct {
 }
 
 // selectSubscribed keeps, of the topics each group's members subscribe to, the selected ones
-// (nil: all) that the metadata knows.
-func selectSubscribed(md *clusterMetadata, topics []string, subscribed subscriptions) subscriptions {
+// (nil: all) that the metadata knows. A topic the metadata lacks is asked again with fresh
+// metadata (it may be new), then left out: a member may subscribe to a topic that does not exist.
+func selectSubscribed(md *clusterMetadata, topics []string, subscribed subscriptions, fresh bool) (subscriptions, error) {
 	filter := topicSet(topics)
 	out := subscriptions{}
 	for id, ts := range subscribed {
 		for topic := range ts {
-			if (filter == nil || filter[topic]) && md.existing(topic) != nil {
+			switch {
+			case filter != nil && !filter[topic]:
+			case md.existing(topic) != nil:
 				out.add(id, []string{topic})
+			case !fresh:
+				return nil, errStaleMetadata
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // selectOwned keeps, of what each group's members own, the partitions of the selected topics
-// (nil: all) that the metadata knows: an assignment may name a topic deleted since.
-func selectOwned(md *clusterMetadata, topics []string, assigned owned) owned {
+// (nil: all) that the metadata knows. A partition the metadata lacks is asked again with fresh
+// metadata (it may be new), then left out: an assignment may name a topic deleted since.
+func selectOwned(md *clusterMetadata, topics []string, assigned owned, fresh bool) (owned, error) {
 	filter := topicSet(topics)
 	out := owned{}
 	for id, tps := range assigned {
 		for tp := range tps {
-			if filter != nil && !filter[tp.topic] {
-				continue
-			}
-			if md.existing(tp.topic).hasPartition(int32(tp.partition)) {
+			switch {
+			case filter != nil && !filter[tp.topic]:
+			case md.existing(tp.topic).hasPartition(int32(tp.partition)):
 				out.add(id, tp.topic, []int32{int32(tp.partition)})
+			case !fresh:
+				return nil, errStaleMetadata
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // topicSet is topics as a set; nil for nil (every topic).

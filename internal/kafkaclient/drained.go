@@ -46,6 +46,7 @@ type Drained struct {
 // TopicsDrained reads the selected topics' writers (TopicProducers) and then their readers
 // (ConsumerGroups), within the Client's timeout as a whole, and judges them at now.
 func (c *Client) TopicsDrained(ctx context.Context, req DrainedRequest, now time.Time) (Drained, error) {
+	defer c.cluster.holdings.enter()() // its two reads share what the cluster holds (holdings.go)
 	ctx, cancel := context.WithTimeout(ctx, c.cluster.cfg.Timeout)
 	defer cancel()
 	writers, missing, noMatch, err := c.drainedWriters(ctx, req)

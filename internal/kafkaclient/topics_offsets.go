@@ -71,6 +71,7 @@ func lastWrite[T any](partitions []T, partition func(T) (holds bool, ts *int64))
 // *TopicsHiddenError where one the request selects is hidden, rather than answer without it.
 // unseen says why the brokers could not tell (no DESCRIBE on the cluster); "" where they could.
 func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) (topics []TopicOffsets, unseen string, err error) {
+	defer c.cluster.holdings.enter()() // it reads what the cluster holds (holdings.go)
 	return c.offsets.topics(ctx, req)
 }
 
@@ -98,14 +99,17 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		out    []TopicOffsets
 		unseen string
 	)
-	err := ofs.cluster.withRetries(ctx, func(time.Time, time.Time) error {
-		md, err := ofs.cluster.allMetadata(ctx)
+	err := ofs.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
+		snap, md, err := ofs.cluster.holdings.snapshot(ctx, notBefore)
 		if err != nil {
 			return err
 		}
 		selected, leaders, err := selectTopics(md, req)
 		if err != nil {
 			return err
+		}
+		if len(selected) == 0 && md.requested.Before(believe) {
+			return errStaleMetadata // "no such topic" is told from Metadata asked during the read
 		}
 		// Which topics are hidden (coverage.go) is asked beside the offsets, not after them.
 		var (
@@ -116,7 +120,7 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		)
 		go func() {
 			defer close(askedLogDirs)
-			hidden, unknown, hiddenErr = ofs.cluster.hiddenTopics(ctx, md, req.selects)
+			hidden, unknown, hiddenErr = ofs.cluster.hiddenTopics(ctx, snap, req.selects)
 		}()
 		offsets, err := ofs.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation, LastWrite: req.LastWrite}, leaders)
 		<-askedLogDirs
