@@ -75,7 +75,7 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 
 	var out []GroupSummary
 	err := gr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
-		snap, md, err := gr.cluster.holdings.snapshot(ctx, notBefore)
+		snap, md, err := gr.cluster.holdings.snapshot(ctx, notBefore, req.Topics == nil)
 		if err != nil {
 			return err
 		}

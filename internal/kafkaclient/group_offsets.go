@@ -190,7 +190,7 @@ func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupO
 func (gr *groupReads) unseen(ctx context.Context) (string, error) {
 	var why string
 	err := gr.cluster.withRetries(ctx, func(notBefore, _ time.Time) error {
-		s, _, err := gr.cluster.holdings.snapshot(ctx, notBefore)
+		s, _, err := gr.cluster.holdings.snapshot(ctx, notBefore, true)
 		if err != nil {
 			return err
 		}

@@ -23,6 +23,8 @@ package kafkaclient
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -89,8 +91,9 @@ func (h *holdings) enter() (leave func()) {
 }
 
 // snapshot is a snapshot asked at or after notBefore, and its Metadata for every topic: the
-// current one where it may be shared, else a new one.
-func (h *holdings) snapshot(ctx context.Context, notBefore time.Time) (*clusterSnapshot, *clusterMetadata, error) {
+// current one where it may be shared, else a new one. A read that will ask which topics the
+// brokers hold (held) has a new snapshot ask them beside its Metadata request, not after it.
+func (h *holdings) snapshot(ctx context.Context, notBefore time.Time, held bool) (*clusterSnapshot, *clusterMetadata, error) {
 	h.mu.Lock()
 	s := h.current
 	if s != nil && !s.requested.Before(notBefore) && time.Since(s.requested) < h.maxAge {
@@ -101,39 +104,67 @@ func (h *holdings) snapshot(ctx context.Context, notBefore time.Time) (*clusterS
 		return s, s.md, s.mdErr
 	}
 	s = &clusterSnapshot{requested: time.Now(), mdDone: make(chan struct{}), mdObservers: &sharedObservers{},
-		heldDone: make(chan struct{}), heldObservers: &sharedObservers{}}
+		heldDone: make(chan struct{}), heldObservers: &sharedObservers{}, heldAsked: held}
 	if h.inFlight > 0 { // a read that did not enter shares nothing
 		h.current = s
 	}
 	h.mu.Unlock()
+	if held {
+		// To the brokers the latest metadata lists; the Metadata answer tells whether one is missing.
+		early := h.cv.layout.knownBrokers()
+		heldCtx := s.heldObservers.joined(ctx).context(ctx)
+		go h.askHeld(heldCtx, s, early)
+	}
 	s.md, s.mdErr = h.cv.allMetadata(s.mdObservers.joined(ctx).context(ctx))
 	h.settle(s, s.mdDone, s.mdErr)
 	return s, s.md, s.mdErr
 }
 
-// absentTopics is every topic the brokers hold (DescribeLogDirs to each broker of the snapshot's
-// Metadata, asked by the first read that needs it) that the snapshot's Metadata does not list,
-// sorted; or, in unknown, why some broker did not say which topics it holds.
+// absentTopics is every topic the brokers hold (DescribeLogDirs to each broker, asked once per
+// snapshot) that the snapshot's Metadata does not list, sorted; or, in unknown, why some broker
+// did not say which topics it holds.
 func (h *holdings) absentTopics(ctx context.Context, s *clusterSnapshot) (absent []string, unknown string, err error) {
 	h.mu.Lock()
 	asked := s.heldAsked
 	s.heldAsked = true
 	h.mu.Unlock()
-	if asked {
-		if err := waitFor(ctx, s.heldDone, s.heldObservers); err != nil {
-			return nil, "", err
-		}
-		return s.absent, s.unknown, s.heldErr
+	if !asked {
+		h.askHeld(s.heldObservers.joined(ctx).context(ctx), s, nil)
+	} else if err := waitFor(ctx, s.heldDone, s.heldObservers); err != nil {
+		return nil, "", err
 	}
-	var held []string
-	held, s.unknown, s.heldErr = h.cv.heldTopics(s.heldObservers.joined(ctx).context(ctx), s.md.brokers)
-	for _, topic := range held {
-		if s.md.find(topic) == nil {
-			s.absent = append(s.absent, topic)
-		}
-	}
-	h.settle(s, s.heldDone, s.heldErr)
 	return s.absent, s.unknown, s.heldErr
+}
+
+// askHeld asks DescribeLogDirs of the brokers early at once, then, once s's Metadata is in, of
+// those it lists that early left out, and settles s's topics held.
+func (h *holdings) askHeld(ctx context.Context, s *clusterSnapshot, early []leader) {
+	held, unknown, err := h.cv.heldTopics(ctx, early)
+	if err == nil {
+		select {
+		case <-s.mdDone:
+			err = s.mdErr
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	if err == nil {
+		late, why, lateErr := h.cv.heldTopics(ctx, slices.DeleteFunc(slices.Clone(s.md.brokers), func(b leader) bool {
+			return slices.Contains(early, b)
+		}))
+		held, err = append(held, late...), lateErr
+		unknown = strings.Join(slices.DeleteFunc([]string{unknown, why}, func(u string) bool { return u == "" }), "; ")
+	}
+	s.unknown, s.heldErr = unknown, err
+	if err == nil {
+		slices.Sort(held)
+		for _, topic := range slices.Compact(held) {
+			if s.md.find(topic) == nil {
+				s.absent = append(s.absent, topic)
+			}
+		}
+	}
+	h.settle(s, s.heldDone, err)
 }
 
 // settle ends a part of s that the read asking it answered (done), and the sharing of s where it

@@ -218,7 +218,7 @@ func (pr *producerReads) selectPartitions(ctx context.Context, req TopicProducer
 		}
 		return out, "", nil
 	}
-	snap, md, err := pr.cluster.holdings.snapshot(ctx, notBefore)
+	snap, md, err := pr.cluster.holdings.snapshot(ctx, notBefore, true)
 	if err != nil {
 		return nil, "", err
 	}

@@ -100,7 +100,7 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		unseen string
 	)
 	err := ofs.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
-		snap, md, err := ofs.cluster.holdings.snapshot(ctx, notBefore)
+		snap, md, err := ofs.cluster.holdings.snapshot(ctx, notBefore, true)
 		if err != nil {
 			return err
 		}
