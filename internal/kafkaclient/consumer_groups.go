@@ -54,7 +54,8 @@ type GroupSummary struct {
 }
 
 // ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
-// timeout. It sends one Metadata request (every topic), ListGroups to every broker (a broker
+// timeout. It sends one Metadata request (every topic; shared by the reads in flight, with
+// DescribeLogDirs where topics is nil: holdings.go), ListGroups to every broker (a broker
 // lists only the groups it coordinates), OffsetFetch to each coordinator for all its selected
 // groups at once (one request per group where the coordinator serves OffsetFetch below v8), and
 // ListOffsets per partition leader for every committed partition of every group; for share groups,

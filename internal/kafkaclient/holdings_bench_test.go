@@ -71,7 +71,9 @@ func parallelReads(b *testing.B, n int, read func(i int) error) {
 
 // BenchmarkGroupReadsManyTopics: 1, 10 and 100 kafka_consumer_group_offsets reads of one group
 // each, without topics (this: the group's commits and whether any topic is hidden), with the
-// group's topic named (this-topics), and kadm's Lag of the group.
+// group's topic named (this-topics), kadm's Lag of the group (kadm), and kadm's Lag with the
+// requests a read without topics adds, each read its own (kadm-held: Metadata for every topic and
+// DescribeLogDirs of every broker, as this client sent them before reads shared them).
 func BenchmarkGroupReadsManyTopics(b *testing.B) {
 	for _, size := range manyTopics {
 		var (
@@ -80,7 +82,7 @@ func BenchmarkGroupReadsManyTopics(b *testing.B) {
 		)
 		for _, reads := range []int{1, 10, 100} {
 			name := fmt.Sprintf("cluster=%dx%d/reads=%d", size.topics, size.partitions, reads)
-			for _, client := range []string{"this", "this-topics", "kadm"} {
+			for _, client := range []string{"this", "this-topics", "kadm", "kadm-held"} {
 				b.Run(name+"/client="+client, func(sub *testing.B) {
 					if c == nil { // made once per size, for the sub-benchmarks that run, closed with b
 						c, counts = manyTopicsBenchCluster(b, size.topics, size.partitions)
@@ -101,7 +103,7 @@ func BenchmarkGroupReadsManyTopics(b *testing.B) {
 
 func benchGroupReads(b *testing.B, c *kfake.Cluster, client string, reads int) {
 	ctx := context.Background()
-	if client == "kadm" {
+	if client == "kadm" || client == "kadm-held" {
 		kc, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
 		if err != nil {
 			b.Fatal(err)
@@ -112,6 +114,11 @@ func benchGroupReads(b *testing.B, c *kfake.Cluster, client string, reads int) {
 			lags, err := adm.Lag(ctx, fmt.Sprintf("g%03d", i%heldGroups))
 			if err == nil {
 				err = lags.Error()
+			}
+			if err == nil && client == "kadm-held" {
+				if _, err = adm.Metadata(ctx); err == nil {
+					_, err = adm.DescribeAllLogDirs(ctx, nil)
+				}
 			}
 			return err
 		})

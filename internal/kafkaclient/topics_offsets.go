@@ -62,7 +62,8 @@ func lastWrite[T any](partitions []T, partition func(T) (holds bool, ts *int64))
 
 // TopicsOffsets reads the earliest and latest offsets of every partition of the selected topics,
 // sorted by name, within the Client's timeout. It sends one Metadata request (a null topic list:
-// every topic the principal may DESCRIBE; never an auto-creation) and, for each of the earliest
+// every topic the principal may DESCRIBE; never an auto-creation; shared by the reads in flight,
+// holdings.go) and, for each of the earliest
 // and the latest offset, one ListOffsets request per partition leader carrying that leader's
 // partitions of every selected topic: the requests grow with the brokers, not with the topics.
 //

@@ -20,6 +20,16 @@ import (
 // Terraform-level figures beside kadm are tools/bench's (-topics). BENCH_TOPICS=10000 reads
 // 1,000,000 partitions.
 func BenchmarkReadTopicsOffsetsBig(b *testing.B) {
+	benchmarkReadTopicsOffsetsBig(b, map[string]tftypes.Value{})
+}
+
+// BenchmarkReadTopicsOffsetsBigLastWriteTime is the same read with fetch_last_write_time: one more
+// ListOffsets lookup (max timestamp) of every partition, and a last write per topic.
+func BenchmarkReadTopicsOffsetsBigLastWriteTime(b *testing.B) {
+	benchmarkReadTopicsOffsetsBig(b, map[string]tftypes.Value{"fetch_last_write_time": tftypes.NewValue(tftypes.Bool, true)})
+}
+
+func benchmarkReadTopicsOffsetsBig(b *testing.B, config map[string]tftypes.Value) {
 	topics := 1000
 	if n, err := strconv.Atoi(os.Getenv("BENCH_TOPICS")); err == nil {
 		topics = n
@@ -33,7 +43,7 @@ func BenchmarkReadTopicsOffsetsBig(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	benchRead(b, c, "kafka_topics_offsets", map[string]tftypes.Value{})
+	benchRead(b, c, "kafka_topics_offsets", config)
 }
 
 // BenchmarkReadConsumerGroupsBig is one kafka_consumer_groups read of 5,000 groups, each with a

@@ -23,7 +23,9 @@ func topicsScenario(size string) scenario {
 	return scenario{name: fmt.Sprintf("kafka_topics_offsets over %d topics × %d partitions", topics, partitions),
 		config:   "data \"kafka_topics_offsets\" \"all\" {}\n",
 		seed:     []kfake.Opt{kfake.SeedTopics(int32(partitions), topicNames(topics)...)},
-		commands: []string{"apply"}, logs: []string{"off"}, direct: "topics"}
+		commands: []string{"apply"}, logs: []string{"off"}, direct: "topics",
+		// What fetch_last_write_time costs: one more ListOffsets lookup of every partition.
+		variants: []variant{{name: "this-last-write", config: "data \"kafka_topics_offsets\" \"all\" {\n  fetch_last_write_time = true\n}\n"}}}
 }
 
 // groupsScenario is kafka_consumer_groups over n groups, each with one commit on a partition of
