@@ -54,8 +54,8 @@ type GroupSummary struct {
 }
 
 // ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
-// timeout. It sends one Metadata request (every topic; shared by the reads in flight, with
-// DescribeLogDirs where topics is nil: holdings.go), ListGroups to every broker (a broker
+// timeout. It sends one Metadata request (every topic; shared by the reads in flight, as is
+// DescribeLogDirs, asked where topics is nil and groups are listed: holdings.go), ListGroups to every broker (a broker
 // lists only the groups it coordinates), OffsetFetch to each coordinator for all its selected
 // groups at once (one request per group where the coordinator serves OffsetFetch below v8), and
 // ListOffsets per partition leader for every committed partition of every group; for share groups,
@@ -76,7 +76,7 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 
 	var out []GroupSummary
 	err := gr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
-		snap, md, err := gr.cluster.holdings.snapshot(ctx, notBefore, req.Topics == nil)
+		snap, md, err := gr.cluster.holdings.snapshot(ctx, notBefore, false)
 		if err != nil {
 			return err
 		}
@@ -90,6 +90,9 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 		listed, err := gr.listAllGroups(ctx, md.brokers, req.GroupID)
 		if err != nil {
 			return err
+		}
+		if req.Topics == nil && len(listed) > 0 { // asked beside the groups' requests: unseenTopics below
+			gr.cluster.holdings.prefetchHeld(ctx, snap)
 		}
 		committed, err := gr.fetchAllOffsets(ctx, listed)
 		if err != nil {

@@ -112,10 +112,10 @@ func (h *holdings) snapshot(ctx context.Context, notBefore time.Time, held bool)
 	if held {
 		// To the brokers the latest metadata lists; the Metadata answer tells whether one is missing.
 		early := h.cv.layout.knownBrokers()
-		heldCtx := s.heldObservers.joined(ctx).context(ctx)
+		heldCtx := s.heldObservers.joinedOnce(ctx).context(ctx)
 		go h.askHeld(heldCtx, s, early)
 	}
-	s.md, s.mdErr = h.cv.allMetadata(s.mdObservers.joined(ctx).context(ctx))
+	s.md, s.mdErr = h.cv.allMetadata(s.mdObservers.joinedOnce(ctx).context(ctx))
 	h.settle(s, s.mdDone, s.mdErr)
 	return s, s.md, s.mdErr
 }
@@ -129,11 +129,23 @@ func (h *holdings) absentTopics(ctx context.Context, s *clusterSnapshot) (absent
 	s.heldAsked = true
 	h.mu.Unlock()
 	if !asked {
-		h.askHeld(s.heldObservers.joined(ctx).context(ctx), s, nil)
+		h.askHeld(s.heldObservers.joinedOnce(ctx).context(ctx), s, nil)
 	} else if err := waitFor(ctx, s.heldDone, s.heldObservers); err != nil {
 		return nil, "", err
 	}
 	return s.absent, s.unknown, s.heldErr
+}
+
+// prefetchHeld has s ask which topics the brokers hold, if no read did, without waiting for the
+// answer: a read that will need it asks it beside its other requests.
+func (h *holdings) prefetchHeld(ctx context.Context, s *clusterSnapshot) {
+	h.mu.Lock()
+	asked := s.heldAsked
+	s.heldAsked = true
+	h.mu.Unlock()
+	if !asked {
+		go h.askHeld(s.heldObservers.joinedOnce(ctx).context(ctx), s, nil)
+	}
 }
 
 // askHeld asks DescribeLogDirs of the brokers early at once, then, once s's Metadata is in, of
@@ -190,7 +202,7 @@ func waitFor(ctx context.Context, done chan struct{}, observers *sharedObservers
 		return nil
 	default:
 	}
-	observers.joined(ctx)
+	observers.joinedOnce(ctx)
 	select {
 	case <-done:
 		return nil

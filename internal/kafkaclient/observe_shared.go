@@ -2,6 +2,7 @@ package kafkaclient
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
@@ -30,6 +31,22 @@ func (s *sharedObservers) joined(ctx context.Context) *sharedObservers {
 		s = &sharedObservers{}
 	}
 	s.add(o)
+	return s
+}
+
+// joinedOnce is joined for a non-nil s, leaving out an Observer that joined already: a read that
+// asked for a shared request and later waits for it hears it once.
+func (s *sharedObservers) joinedOnce(ctx context.Context) *sharedObservers {
+	o := broker.ObserverOf(ctx)
+	if o == nil {
+		return s
+	}
+	s.mu.Lock()
+	known := slices.Contains(s.all, o)
+	s.mu.Unlock()
+	if !known {
+		s.add(o)
+	}
 	return s
 }
 
