@@ -116,7 +116,7 @@ func (h *holdings) snapshot(ctx context.Context, notBefore time.Time, held bool)
 		go h.askHeld(heldCtx, s, early)
 	}
 	s.md, s.mdErr = h.cv.allMetadata(s.mdObservers.joinedOnce(ctx).context(ctx))
-	h.settle(s, s.mdDone, s.mdErr)
+	h.settle(s, s.mdDone, s.mdObservers, s.mdErr)
 	return s, s.md, s.mdErr
 }
 
@@ -176,14 +176,14 @@ func (h *holdings) askHeld(ctx context.Context, s *clusterSnapshot, early []lead
 			}
 		}
 	}
-	h.settle(s, s.heldDone, err)
+	h.settle(s, s.heldDone, s.heldObservers, err)
 }
 
 // settle ends a part of s that the read asking it answered (done), and the sharing of s where it
 // failed. The part's request goes out under the context of the read that asked it, as a topic's
 // Metadata request does (metadata.go): a read that waits for it and outlives that read gets its
-// failure, and asks again.
-func (h *holdings) settle(s *clusterSnapshot, done chan struct{}, err error) {
+// failure, and asks again. Its observers then forget the answers, which s outlives.
+func (h *holdings) settle(s *clusterSnapshot, done chan struct{}, observers *sharedObservers, err error) {
 	if err != nil {
 		h.mu.Lock()
 		if h.current == s {
@@ -192,6 +192,7 @@ func (h *holdings) settle(s *clusterSnapshot, done chan struct{}, err error) {
 		h.mu.Unlock()
 	}
 	close(done)
+	observers.release()
 }
 
 // waitFor waits until done is closed or ctx ends; a read that waits for a request under way hears

@@ -50,6 +50,14 @@ func (s *sharedObservers) joinedOnce(ctx context.Context) *sharedObservers {
 	return s
 }
 
+// release forgets what was told, once the shared request is done and no read joins any more: it
+// holds the answers (an Exchange's Response), which can be large.
+func (s *sharedObservers) release() {
+	s.mu.Lock()
+	s.told = nil
+	s.mu.Unlock()
+}
+
 func (s *sharedObservers) add(o broker.Observer) {
 	s.mu.Lock()
 	s.all = append(s.all, o)

@@ -101,7 +101,7 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		unseen string
 	)
 	err := ofs.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
-		snap, md, err := ofs.cluster.holdings.snapshot(ctx, notBefore, true)
+		snap, md, err := ofs.cluster.holdings.snapshot(ctx, notBefore, false) // its DescribeLogDirs goes beside the offsets, below
 		if err != nil {
 			return err
 		}
