@@ -18,7 +18,7 @@ func fetchLastWriteTimeAttribute() schema.BoolAttribute {
 			"(ListOffsets timestamp -3, KIP-734, Kafka 3.0+), one more ListOffsets request per partition leader, " +
 			"under `read_uncommitted` whatever `isolation_level` says (a record in an open transaction is a " +
 			"write). It asks every partition a third time where the read asks twice: over 100,000 partitions, " +
-			"measured, about a quarter more time and a sixth more memory. Default `false`: `last_write_time` is " +
+			"measured, about a sixth more time and memory. Default `false`: `last_write_time` is " +
 			"`null` and nothing more is asked.",
 	}
 }
