@@ -9,15 +9,17 @@ import (
 )
 
 // clusterView is what every read stands on: the connections (one per broker), the cluster's
-// layout (brokers, topics, leaders: metadata.go), the bootstrap server metadata is asked from
+// layout (brokers, topics, leaders: metadata.go), the snapshot of what the cluster holds that
+// reads share (holdings.go), the bootstrap server metadata is asked from
 // (bootstrap.go), the one retry policy (retry.go) and the errors of a request left without an
 // answer (request_errors.go). It also holds the Client's life: the goroutines that reads share
 // end with Close.
 type clusterView struct {
-	cfg     Config
-	dials   *broker.DialLog // how far the latest connection to each address got, and which answered
-	brokers *broker.Pool    // the connections
-	layout  *layout
+	cfg      Config
+	dials    *broker.DialLog // how far the latest connection to each address got, and which answered
+	brokers  *broker.Pool    // the connections
+	layout   *layout
+	holdings *holdings
 
 	life    context.Context // ends with Close: bounds the work reads share
 	cancel  context.CancelFunc
@@ -27,6 +29,7 @@ type clusterView struct {
 
 func newClusterView(cfg Config) *clusterView {
 	cv := &clusterView{cfg: cfg, layout: newLayout()}
+	cv.holdings = newHoldings(cv)
 	cv.dials = broker.NewDialLog(cfg.Dial, cfg.TLS == nil)
 	cv.brokers = broker.NewPool(broker.NewDialer(cv.dials, cfg.TLS, cfg.SASL.mech(), identityOf(cfg.SASL.mech()), cfg.ClientID), cv.dialTimeout())
 	cv.life, cv.cancel = context.WithCancel(context.Background())

@@ -55,7 +55,8 @@ type GroupSummary struct {
 }
 
 // ConsumerGroups lists the consumer groups of the cluster with their lag, within the Client's
-// timeout. It sends one Metadata request (every topic), ListGroups to every broker (a broker
+// timeout. It sends one Metadata request (every topic; shared by the reads in flight, as is
+// DescribeLogDirs, asked where topics is nil and groups are listed: holdings.go), ListGroups to every broker (a broker
 // lists only the groups it coordinates), OffsetFetch to each coordinator for all its selected
 // groups at once (one request per group where the coordinator serves OffsetFetch below v8), and
 // ListOffsets per partition leader for every committed partition of every group; for share groups,
@@ -65,6 +66,7 @@ type GroupSummary struct {
 // FindCoordinator (which would create __consumer_offsets on a cluster without groups), and
 // never joins, syncs or commits.
 func (c *Client) ConsumerGroups(ctx context.Context, req ConsumerGroupsRequest) ([]GroupSummary, error) {
+	defer c.cluster.holdings.enter()() // it reads what the cluster holds (holdings.go)
 	return c.groups.all(ctx, req)
 }
 
@@ -74,8 +76,8 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 	defer cancel()
 
 	var out []GroupSummary
-	err := gr.cluster.withRetries(ctx, func(_, believe time.Time) error {
-		md, err := gr.cluster.allMetadata(ctx)
+	err := gr.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
+		snap, md, err := gr.cluster.holdings.snapshot(ctx, notBefore, false)
 		if err != nil {
 			return err
 		}
@@ -89,6 +91,9 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 		listed, err := gr.listAllGroups(ctx, md.brokers, req.GroupID)
 		if err != nil {
 			return err
+		}
+		if req.Topics == nil && len(listed) > 0 { // asked beside the groups' requests: unseenTopics below
+			gr.cluster.holdings.prefetchHeld(ctx, snap)
 		}
 		committed, err := gr.fetchAllOffsets(ctx, listed)
 		if err != nil {
@@ -108,7 +113,7 @@ func (gr *groupReads) all(ctx context.Context, req ConsumerGroupsRequest) ([]Gro
 		}
 		unseen := ""
 		if req.Topics == nil && len(listed) > 0 {
-			if unseen, err = gr.cluster.unseenTopics(ctx, md); err != nil { // coverage.go
+			if unseen, err = gr.cluster.unseenTopics(ctx, snap); err != nil { // coverage.go
 				return err
 			}
 		}
@@ -177,8 +182,14 @@ func (gr *groupReads) summarize(ctx context.Context, md *clusterMetadata, req Co
 	if err != nil {
 		return nil, err
 	}
-	owns := selectOwned(md, req.Topics, readers.owns)
-	subs := selectSubscribed(md, req.Topics, readers.subscribed)
+	owns, err := selectOwned(md, req.Topics, readers.owns, fresh)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := selectSubscribed(md, req.Topics, readers.subscribed, fresh)
+	if err != nil {
+		return nil, err
+	}
 	var ids []string
 	for id := range listed {
 		if _, fetched := committed[id]; !fetched {
@@ -221,10 +232,9 @@ func (gr *groupReads) readBounds(ctx context.Context, md *clusterMetadata, isola
 	commits map[string]map[topicPartition]int64, owns owned, subs subscriptions,
 ) (map[topicPartition]PartitionOffsets, error) {
 	leaders := map[topicPartition]leader{}
-	byName := md.byName()
 	for _, id := range ids {
 		for _, topic := range readTopics(commits[id], owns[id], subs[id]) {
-			mt := byName[topic]
+			mt := md.existing(topic)
 			for partition := range mt.partitions {
 				l, err := md.leaderOf(mt, partition)
 				if err != nil {
@@ -269,7 +279,6 @@ func readTopics(commits map[topicPartition]int64, owns map[topicPartition]bool, 
 func selectCommits(md *clusterMetadata, topics []string, committed map[string][]kmsg.OffsetFetchResponseGroupTopic, fresh bool,
 ) (map[string]map[topicPartition]int64, error) {
 	filter := topicSet(topics)
-	byName := md.byName()
 	commits := map[string]map[topicPartition]int64{} // by group
 	for id, topics := range committed {
 		commits[id] = map[topicPartition]int64{}
@@ -281,7 +290,7 @@ func selectCommits(md *clusterMetadata, topics []string, committed map[string][]
 				if p.Offset < 0 {
 					continue // no commit
 				}
-				if !byName[t.Topic].hasPartition(p.Partition) {
+				if !md.existing(t.Topic).hasPartition(p.Partition) {
 					// The topic (or partition) is gone: Kafka drops the commits of deleted topics
 					// soon after. A cached layout may also just lag behind.
 					if !fresh {
@@ -303,38 +312,43 @@ type groupReaders struct {
 }
 
 // selectSubscribed keeps, of the topics each group's members subscribe to, the selected ones
-// (nil: all) that the metadata knows.
-func selectSubscribed(md *clusterMetadata, topics []string, subscribed subscriptions) subscriptions {
+// (nil: all) that the metadata knows. A topic the metadata lacks is asked again with fresh
+// metadata (it may be new), then left out: a member may subscribe to a topic that does not exist.
+func selectSubscribed(md *clusterMetadata, topics []string, subscribed subscriptions, fresh bool) (subscriptions, error) {
 	filter := topicSet(topics)
-	byName := md.byName()
 	out := subscriptions{}
 	for id, ts := range subscribed {
 		for topic := range ts {
-			if (filter == nil || filter[topic]) && byName[topic] != nil {
+			switch {
+			case filter != nil && !filter[topic]:
+			case md.existing(topic) != nil:
 				out.add(id, []string{topic})
+			case !fresh:
+				return nil, errStaleMetadata
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // selectOwned keeps, of what each group's members own, the partitions of the selected topics
-// (nil: all) that the metadata knows: an assignment may name a topic deleted since.
-func selectOwned(md *clusterMetadata, topics []string, assigned owned) owned {
+// (nil: all) that the metadata knows. A partition the metadata lacks is asked again with fresh
+// metadata (it may be new), then left out: an assignment may name a topic deleted since.
+func selectOwned(md *clusterMetadata, topics []string, assigned owned, fresh bool) (owned, error) {
 	filter := topicSet(topics)
-	byName := md.byName()
 	out := owned{}
 	for id, tps := range assigned {
 		for tp := range tps {
-			if filter != nil && !filter[tp.topic] {
-				continue
-			}
-			if byName[tp.topic].hasPartition(int32(tp.partition)) {
+			switch {
+			case filter != nil && !filter[tp.topic]:
+			case md.existing(tp.topic).hasPartition(int32(tp.partition)):
 				out.add(id, tp.topic, []int32{int32(tp.partition)})
+			case !fresh:
+				return nil, errStaleMetadata
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // topicSet is topics as a set; nil for nil (every topic).
@@ -361,9 +375,8 @@ func groupSummary(id string, info listedGroupInfo, md *clusterMetadata, commits 
 		Topics: readTopics(commits, owns, subscribed), Committed: len(commits) > 0, Assigned: len(owns) > 0}
 	s.Subscribed = len(readTopics(commits, owns, nil)) < len(s.Topics)
 	var partitions []GroupPartitionOffsets
-	byName := md.byName()
 	for _, topic := range s.Topics {
-		for _, partition := range slices.Sorted(maps.Keys(byName[topic].partitions)) {
+		for _, partition := range slices.Sorted(maps.Keys(md.existing(topic).partitions)) {
 			tp := topicPartition{topic, int(partition)}
 			pos := position{share: info.groupType == ShareGroup, assigned: owns[tp]}
 			if offset, ok := commits[tp]; ok {

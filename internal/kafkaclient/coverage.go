@@ -31,11 +31,11 @@ var internalTopics = []string{"__consumer_offsets", "__transaction_state", "__sh
 // maxHiddenNamed bounds the hidden topics a reason names; the rest are counted.
 const maxHiddenNamed = 10
 
-// unseenTopics says why a read of every topic the group reads, given md (Metadata for every
-// topic), cannot vouch that it saw them all; "" where it can. It fails only where a broker could
-// not be asked (a connection, retried by the read).
-func (cv *clusterView) unseenTopics(ctx context.Context, md *clusterMetadata) (string, error) {
-	hidden, unknown, err := cv.hiddenTopics(ctx, md, func(topic string) bool { return !slices.Contains(internalTopics, topic) })
+// unseenTopics says why a read of every topic the group reads, given s (what the cluster holds,
+// holdings.go), cannot vouch that it saw them all; "" where it can. It fails only where a broker
+// could not be asked (a connection, retried by the read).
+func (cv *clusterView) unseenTopics(ctx context.Context, s *clusterSnapshot) (string, error) {
+	hidden, unknown, err := cv.hiddenTopics(ctx, s, func(topic string) bool { return !slices.Contains(internalTopics, topic) })
 	switch {
 	case err != nil:
 		return "", err
@@ -70,17 +70,18 @@ func orGrantDescribeCluster(unseen string) string {
 	return ", or grant the principal DESCRIBE on the cluster"
 }
 
-// hiddenTopics is every topic the brokers hold that keep selects and md (Metadata for every topic)
+// hiddenTopics is every topic the brokers hold that keep selects and s's Metadata for every topic
 // left out because the principal may not DESCRIBE it, sorted; or, in unknown, why the brokers
-// could not say which topics they hold.
-func (cv *clusterView) hiddenTopics(ctx context.Context, md *clusterMetadata, keep func(string) bool) (hidden []string, unknown string, err error) {
-	held, unknown, err := cv.heldTopics(ctx, md.brokers)
+// could not say which topics they hold. Each such topic is asked by name, fresh, before it is
+// called hidden (hiddenOf): s may be older than the read.
+func (cv *clusterView) hiddenTopics(ctx context.Context, s *clusterSnapshot, keep func(string) bool) (hidden []string, unknown string, err error) {
+	absent, unknown, err := cv.holdings.absentTopics(ctx, s)
 	if err != nil || unknown != "" {
 		return nil, unknown, err
 	}
 	var candidates []string
-	for _, topic := range held {
-		if md.find(topic) == nil && keep(topic) {
+	for _, topic := range absent {
+		if keep(topic) {
 			candidates = append(candidates, topic)
 		}
 	}

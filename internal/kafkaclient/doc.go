@@ -45,6 +45,8 @@
 //     names here (errors_aliases.go).
 //  3. Cluster view (clusterView, cluster.go: the connections, the Client's life and shared
 //     goroutines): metadata.go (topics and leaders, cached until a read finds them stale),
+//     holdings.go (what the cluster holds, Metadata for every topic and each broker's
+//     DescribeLogDirs: one snapshot that the reads in flight share, looked up by name),
 //     bootstrap.go (which bootstrap server to ask), retry.go (the one retry policy: what is
 //     retried, backoff, first contact, addresses that waiting does not make right; whether the
 //     cluster answered before is kept by the brokers layer, broker.DialLog.Reached),

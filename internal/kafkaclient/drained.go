@@ -46,6 +46,7 @@ type Drained struct {
 // TopicsDrained reads the selected topics' writers (TopicProducers) and then their readers
 // (ConsumerGroups), within the read's timeout as a whole (WithReadTimeout, else the Client's), and judges them at now.
 func (c *Client) TopicsDrained(ctx context.Context, req DrainedRequest, now time.Time) (Drained, error) {
+	defer c.cluster.holdings.enter()() // its two reads share what the cluster holds (holdings.go)
 	ctx, cancel := c.cluster.boundRead(ctx)
 	defer cancel()
 	writers, missing, noMatch, err := c.drainedWriters(ctx, req)

@@ -121,6 +121,9 @@ type groupReads struct {
 // GroupOffsets reads a consumer group's committed offsets and the earliest and latest offsets of
 // its partitions, within the read's timeout.
 func (c *Client) GroupOffsets(ctx context.Context, req GroupOffsetsRequest) (GroupOffsets, error) {
+	if req.Topics == nil { // it asks what the cluster holds (coverage.go)
+		defer c.cluster.holdings.enter()()
+	}
 	return c.groups.read(ctx, req)
 }
 
@@ -192,12 +195,12 @@ func (gr *groupReads) read(ctx context.Context, req GroupOffsetsRequest) (GroupO
 // unseen is what a read of every topic the group reads could not see (coverage.go).
 func (gr *groupReads) unseen(ctx context.Context) (string, error) {
 	var why string
-	err := gr.cluster.withRetries(ctx, func(_, _ time.Time) error {
-		md, err := gr.cluster.allMetadata(ctx)
+	err := gr.cluster.withRetries(ctx, func(notBefore, _ time.Time) error {
+		s, _, err := gr.cluster.holdings.snapshot(ctx, notBefore, true)
 		if err != nil {
 			return err
 		}
-		why, err = gr.cluster.unseenTopics(ctx, md)
+		why, err = gr.cluster.unseenTopics(ctx, s)
 		return err
 	})
 	return why, err

@@ -268,10 +268,12 @@ func (cv *clusterView) askMetadata(ctx context.Context, topics []string) (*kmsg.
 }
 
 // clusterMetadata is one Metadata answer about every topic (kafka_topics_offsets,
-// kafka_consumer_groups).
+// kafka_consumer_groups, the reads without topics: holdings.go). Reads share it: it is never
+// changed once built.
 type clusterMetadata struct {
 	brokers   []leader // sorted by id
 	topics    []clusterTopic
+	index     map[string]int // topics by name, built with the answer: a lookup costs the same on any cluster
 	requested time.Time
 	// clusterOps is the operations the principal may perform on the cluster, a bit per Kafka
 	// AclOperation code; math.MinInt32 where the broker does not say (Metadata below v8).
@@ -301,10 +303,16 @@ type clusterTopic struct {
 
 // find returns the topic named, nil when the answer does not list it.
 func (md *clusterMetadata) find(name string) *clusterTopic {
-	for i := range md.topics {
-		if md.topics[i].name == name {
-			return &md.topics[i]
-		}
+	if i, ok := md.index[name]; ok {
+		return &md.topics[i]
+	}
+	return nil
+}
+
+// existing returns the topic named where the answer gives it without an error code, nil otherwise.
+func (md *clusterMetadata) existing(name string) *clusterTopic {
+	if t := md.find(name); t != nil && t.code == 0 {
+		return t
 	}
 	return nil
 }
@@ -316,17 +324,6 @@ func (t *clusterTopic) hasPartition(partition int32) bool {
 	}
 	_, ok := t.partitions[partition]
 	return ok
-}
-
-// byName indexes the topics that exist (no error code) by name.
-func (md *clusterMetadata) byName() map[string]*clusterTopic {
-	out := map[string]*clusterTopic{}
-	for i := range md.topics {
-		if md.topics[i].code == 0 {
-			out[md.topics[i].name] = &md.topics[i]
-		}
-	}
-	return out
 }
 
 // leaderOf is the leader of a partition, or the *BrokerError saying it has none.
@@ -342,15 +339,17 @@ func (md *clusterMetadata) leaderOf(t *clusterTopic, partition int32) (leader, e
 	return leader{}, &BrokerError{Op: "Metadata", Topic: t.name, Partition: int(partition), Code: ErrorCode(noLeaderCode(p.code)), NoLeader: true}
 }
 
-// allMetadata asks for every topic: one request per call (such reads are rare, and want the
-// topics of now). The answer also refreshes the per-topic cache.
+// allMetadata asks for every topic: one request per call; the reads take it from the view of
+// what the cluster holds that they share (holdings.go). The answer also refreshes the per-topic
+// cache.
 func (cv *clusterView) allMetadata(ctx context.Context) (*clusterMetadata, error) {
 	started := time.Now()
 	res, err := cv.askMetadata(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	md := &clusterMetadata{requested: started, clusterOps: res.AuthorizedOperations}
+	md := &clusterMetadata{requested: started, clusterOps: res.AuthorizedOperations,
+		topics: make([]clusterTopic, 0, len(res.Topics)), index: make(map[string]int, len(res.Topics))}
 	for _, b := range res.Brokers {
 		md.brokers = append(md.brokers, leader{id: b.NodeID, address: net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))})
 	}
@@ -359,6 +358,7 @@ func (cv *clusterView) allMetadata(ctx context.Context) (*clusterMetadata, error
 	defer cv.layout.mu.Unlock()
 	for _, t := range res.Topics {
 		ct := clusterTopic{name: deref(t.Topic), internal: t.IsInternal, code: kafka.Error(t.ErrorCode), partitions: partitionsOf(t)}
+		md.index[ct.name] = len(md.topics)
 		md.topics = append(md.topics, ct)
 		if old := cv.layout.topics[ct.name]; old == nil || old.requested.Before(started) {
 			cv.layout.topics[ct.name] = &topicMetadata{code: ct.code, partitions: ct.partitions, requested: started}

@@ -2,6 +2,7 @@ package kafkaclient
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient/broker"
@@ -31,6 +32,30 @@ func (s *sharedObservers) joined(ctx context.Context) *sharedObservers {
 	}
 	s.add(o)
 	return s
+}
+
+// joinedOnce is joined for a non-nil s, leaving out an Observer that joined already: a read that
+// asked for a shared request and later waits for it hears it once.
+func (s *sharedObservers) joinedOnce(ctx context.Context) *sharedObservers {
+	o := broker.ObserverOf(ctx)
+	if o == nil {
+		return s
+	}
+	s.mu.Lock()
+	known := slices.Contains(s.all, o)
+	s.mu.Unlock()
+	if !known {
+		s.add(o)
+	}
+	return s
+}
+
+// release forgets what was told, once the shared request is done and no read joins any more: it
+// holds the answers (an Exchange's Response), which can be large.
+func (s *sharedObservers) release() {
+	s.mu.Lock()
+	s.told = nil
+	s.mu.Unlock()
 }
 
 func (s *sharedObservers) add(o broker.Observer) {

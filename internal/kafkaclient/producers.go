@@ -160,6 +160,9 @@ const DescribeProducersOp = "DescribeProducers"
 // those producer ids and DescribeTransactions on the brokers that list them. A transaction that
 // seems to hang is confirmed by describing its partitions again.
 func (c *Client) TopicProducers(ctx context.Context, req TopicProducersRequest) (TopicProducers, error) {
+	if req.Name != nil { // a pattern selects from what the cluster holds (holdings.go)
+		defer c.cluster.holdings.enter()()
+	}
 	return (&producerReads{cluster: c.cluster, offsets: c.offsets}).read(ctx, req)
 }
 
@@ -216,7 +219,7 @@ func (pr *producerReads) selectPartitions(ctx context.Context, req TopicProducer
 		}
 		return out, "", nil
 	}
-	md, err := pr.cluster.allMetadata(ctx)
+	snap, md, err := pr.cluster.holdings.snapshot(ctx, notBefore, true)
 	if err != nil {
 		return nil, "", err
 	}
@@ -225,12 +228,14 @@ func (pr *producerReads) selectPartitions(ctx context.Context, req TopicProducer
 	if err != nil {
 		return nil, "", err
 	}
-	hidden, unseen, err := pr.cluster.hiddenTopics(ctx, md, byName.selects) // coverage.go
+	hidden, unseen, err := pr.cluster.hiddenTopics(ctx, snap, byName.selects) // coverage.go
 	switch {
 	case err != nil:
 		return nil, "", err
 	case len(hidden) > 0:
 		return nil, "", &TopicsHiddenError{Topics: hidden}
+	case len(selected) == 0 && md.requested.Before(believe):
+		return nil, "", errStaleMetadata // "no topic matches" is told from Metadata asked during the read
 	case len(selected) == 0: // the user's pattern, without WholeMatch's anchors
 		return nil, "", &NoTopicMatchError{Pattern: strings.TrimSuffix(strings.TrimPrefix(req.Name.String(), "^(?:"), ")$")}
 	}

@@ -62,7 +62,8 @@ func lastWrite[T any](partitions []T, partition func(T) (holds bool, ts *int64))
 
 // TopicsOffsets reads the earliest and latest offsets of every partition of the selected topics,
 // sorted by name, within the read's timeout. It sends one Metadata request (a null topic list:
-// every topic the principal may DESCRIBE; never an auto-creation) and, for each of the earliest
+// every topic the principal may DESCRIBE; never an auto-creation; shared by the reads in flight,
+// holdings.go) and, for each of the earliest
 // and the latest offset, one ListOffsets request per partition leader carrying that leader's
 // partitions of every selected topic: the requests grow with the brokers, not with the topics.
 //
@@ -71,6 +72,7 @@ func lastWrite[T any](partitions []T, partition func(T) (holds bool, ts *int64))
 // *TopicsHiddenError where one the request selects is hidden, rather than answer without it.
 // unseen says why the brokers could not tell (no DESCRIBE on the cluster); "" where they could.
 func (c *Client) TopicsOffsets(ctx context.Context, req TopicsOffsetsRequest) (topics []TopicOffsets, unseen string, err error) {
+	defer c.cluster.holdings.enter()() // it reads what the cluster holds (holdings.go)
 	return c.offsets.topics(ctx, req)
 }
 
@@ -98,14 +100,17 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		out    []TopicOffsets
 		unseen string
 	)
-	err := ofs.cluster.withRetries(ctx, func(time.Time, time.Time) error {
-		md, err := ofs.cluster.allMetadata(ctx)
+	err := ofs.cluster.withRetries(ctx, func(notBefore, believe time.Time) error {
+		snap, md, err := ofs.cluster.holdings.snapshot(ctx, notBefore, false) // its DescribeLogDirs goes beside the offsets, below
 		if err != nil {
 			return err
 		}
 		selected, leaders, err := selectTopics(md, req)
 		if err != nil {
 			return err
+		}
+		if len(selected) == 0 && md.requested.Before(believe) {
+			return errStaleMetadata // "no such topic" is told from Metadata asked during the read
 		}
 		// Which topics are hidden (coverage.go) is asked beside the offsets, not after them.
 		var (
@@ -116,7 +121,7 @@ func (ofs *offsetReads) topics(ctx context.Context, req TopicsOffsetsRequest) ([
 		)
 		go func() {
 			defer close(askedLogDirs)
-			hidden, unknown, hiddenErr = ofs.cluster.hiddenTopics(ctx, md, req.selects)
+			hidden, unknown, hiddenErr = ofs.cluster.hiddenTopics(ctx, snap, req.selects)
 		}()
 		offsets, err := ofs.listTopicsOffsets(ctx, OffsetsRequest{Isolation: req.Isolation, LastWrite: req.LastWrite}, leaders)
 		<-askedLogDirs

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -20,6 +21,16 @@ import (
 // Terraform-level figures beside kadm are tools/bench's (-topics). BENCH_TOPICS=10000 reads
 // 1,000,000 partitions.
 func BenchmarkReadTopicsOffsetsBig(b *testing.B) {
+	benchmarkReadTopicsOffsetsBig(b, map[string]tftypes.Value{})
+}
+
+// BenchmarkReadTopicsOffsetsBigLastWriteTime is the same read with fetch_last_write_time: one more
+// ListOffsets lookup (max timestamp) of every partition, and a last write per topic.
+func BenchmarkReadTopicsOffsetsBigLastWriteTime(b *testing.B) {
+	benchmarkReadTopicsOffsetsBig(b, map[string]tftypes.Value{"fetch_last_write_time": tftypes.NewValue(tftypes.Bool, true)})
+}
+
+func benchmarkReadTopicsOffsetsBig(b *testing.B, config map[string]tftypes.Value) {
 	topics := 1000
 	if n, err := strconv.Atoi(os.Getenv("BENCH_TOPICS")); err == nil {
 		topics = n
@@ -33,7 +44,7 @@ func BenchmarkReadTopicsOffsetsBig(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	benchRead(b, c, "kafka_topics_offsets", map[string]tftypes.Value{})
+	benchReadApart(b, c, "kafka_topics_offsets", config, planApart)
 }
 
 // BenchmarkReadConsumerGroupsBig is one kafka_consumer_groups read of 5,000 groups, each with a
@@ -48,16 +59,31 @@ func BenchmarkReadConsumerGroupsBig(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	benchRead(b, c, "kafka_consumer_groups", map[string]tftypes.Value{})
+	benchReadApart(b, c, "kafka_consumer_groups", map[string]tftypes.Value{}, planApart)
 }
 
 // benchRead reads the data source typeName with config from a provider configured for c, b.N times.
 func benchRead(b *testing.B, c *kfake.Cluster, typeName string, config map[string]tftypes.Value) {
+	benchReadApart(b, c, typeName, config, 0)
+}
+
+// planApart is how far apart (timer stopped) benchReadApart's reads are when each is to cost what
+// a plan's one read does: reads that follow within a moment share what the cluster holds
+// (kafkaclient's holdings.go, 200 ms), as a plan's reads do.
+const planApart = 300 * time.Millisecond
+
+// benchReadApart is benchRead with the reads apart (0: back to back).
+func benchReadApart(b *testing.B, c *kfake.Cluster, typeName string, config map[string]tftypes.Value, apart time.Duration) {
 	servers := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, c.ListenAddrs()[0])})
 	srv, schemas := configuredServer(b, map[string]tftypes.Value{"bootstrap_servers": servers})
 	cfg := dynamicValue(b, schemas.DataSourceSchemas[typeName], config)
 	b.ReportAllocs()
 	for b.Loop() {
+		if apart > 0 {
+			b.StopTimer()
+			time.Sleep(apart)
+			b.StartTimer()
+		}
 		res, err := srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: cfg})
 		if err != nil || len(res.Diagnostics) > 0 {
 			b.Fatal(err, res.Diagnostics)

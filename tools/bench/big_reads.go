@@ -19,18 +19,13 @@ import (
 
 // topicsScenario is kafka_topics_offsets over every topic of a cluster of TxP partitions.
 func topicsScenario(size string) scenario {
-	var topics, partitions int
-	if _, err := fmt.Sscanf(size, "%dx%d", &topics, &partitions); err != nil || topics <= 0 || partitions <= 0 {
-		log.Fatalf("-topics %q: want TOPICSxPARTITIONS, e.g. 1000x100", size)
-	}
-	names := make([]string, topics)
-	for i := range names {
-		names[i] = fmt.Sprintf("t%05d", i)
-	}
+	topics, partitions := parseSize("-topics", size)
 	return scenario{name: fmt.Sprintf("kafka_topics_offsets over %d topics × %d partitions", topics, partitions),
 		config:   "data \"kafka_topics_offsets\" \"all\" {}\n",
-		seed:     []kfake.Opt{kfake.SeedTopics(int32(partitions), names...)},
-		commands: []string{"apply"}, logs: []string{"off"}, direct: "topics"}
+		seed:     []kfake.Opt{kfake.SeedTopics(int32(partitions), topicNames(topics)...)},
+		commands: []string{"apply"}, logs: []string{"off"}, direct: "topics",
+		// What fetch_last_write_time costs: one more ListOffsets lookup of every partition.
+		variants: []variant{{name: "this-last-write", config: "data \"kafka_topics_offsets\" \"all\" {\n  fetch_last_write_time = true\n}\n"}}}
 }
 
 // groupsScenario is kafka_consumer_groups over n groups, each with one commit on a partition of

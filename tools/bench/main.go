@@ -25,6 +25,12 @@
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,1ms,20ms -wide 10000 -cmd plan,apply  (make bench)
 //	go run ./tools/bench -n 200 -runs 3 -rtt 0,20ms -wide 0 -brokers 3    (make bench: leaders spread)
 //	go run ./tools/bench -n 0 -wide 0 -topics 10000x100 -groups 20000 -runs 1    (the big reads, full size)
+//
+// The clusters of many topics (-held TxP,...) measure the reads that ask what the cluster holds
+// (held_reads.go): kafka_consumer_group_offsets without topics, beside the same with topics named
+// (the column this-topics) and kadm's Lag, and kafka_consumer_groups:
+//
+//	go run ./tools/bench -n 0 -wide 0 -held 5000x20,20000x5 -held-reads 1,10,100 -held-groups 10 -runs 5 -rtt 0
 package main
 
 import (
@@ -83,8 +89,12 @@ type scenario struct {
 	prepare      func(c *kfake.Cluster) // commits the case needs, before any run
 	commands     []string
 	logs         []string
-	direct       string // the -direct read of kadm's own client beside it, if any
+	direct       string    // the -direct read of kadm's own client beside it, if any
+	variants     []variant // columns of this provider on another configuration, before the reference
 }
+
+// variant is a column of this provider on a configuration of its own.
+type variant struct{ name, config string }
 
 func main() {
 	flag.Parse()
@@ -142,7 +152,7 @@ func scenarios() []scenario {
 	if *groups > 0 {
 		out = append(out, groupsScenario(*groups))
 	}
-	return out
+	return append(out, heldScenarios()...)
 }
 
 // partitionsScenario is n kafka_partition_offsets, each of its own partition: of one topic, or of
@@ -178,8 +188,22 @@ func measure(work string, sc scenario, rtt time.Duration, names []string, bins m
 	}
 	counts := acctest.CountRequests(c)
 	columns := names
+	if len(sc.variants) > 0 {
+		columns = slices.Clone(names[:len(names)-1])
+		for _, v := range sc.variants {
+			columns = append(columns, v.name)
+		}
+		columns = append(columns, names[len(names)-1])
+	}
 	if sc.direct != "" {
-		columns = append(slices.Clone(names), directName)
+		columns = append(slices.Clone(columns), directName)
+	}
+	configs := map[string]string{}
+	if len(sc.variants) > 0 && bins["this"] == "" {
+		log.Fatalf("%s: its columns %v run this provider: -providers must name this", sc.name, sc.variants)
+	}
+	for _, v := range sc.variants {
+		configs[v.name] = v.config
 	}
 	for _, logMode := range sc.logs {
 		for _, command := range sc.commands {
@@ -192,7 +216,9 @@ func measure(work string, sc scenario, rtt time.Duration, names []string, bins m
 				for _, p := range columns {
 					before, accepted := counts(), dl.Accepted.Load()
 					var r result
-					if p == directName {
+					if config, ok := configs[p]; ok {
+						r = run(work, bins["this"], command, logMode, c.ListenAddrs()[0], config)
+					} else if p == directName {
 						r = runDirectMeasured(work, sc.direct, c.ListenAddrs()[0])
 					} else {
 						r = run(work, bins[p], command, logMode, c.ListenAddrs()[0], sc.config)

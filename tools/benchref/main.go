@@ -67,6 +67,7 @@ func (p *refProvider) DataSources(context.Context) []func() datasource.DataSourc
 		func() datasource.DataSource { return &topicDS{} },
 		func() datasource.DataSource { return &topicsDS{} },
 		func() datasource.DataSource { return &groupsDS{} },
+		func() datasource.DataSource { return &groupDS{} },
 	}
 }
 
