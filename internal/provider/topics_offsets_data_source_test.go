@@ -233,7 +233,8 @@ func TestAccTopicsOffsets_hiddenTopic(t *testing.T) {
 			{
 				Config: config(regexp.QuoteMeta(prefix) + `\..*`),
 				ExpectError: errorLike("Topics hidden from the provider's principal", "may not DESCRIBE 1 topic",
-					"("+denied+")", "Grant the principal DESCRIBE on those topics"),
+					"("+denied+")", fmt.Sprintf("Grant the provider's principal (User:%s) DESCRIBE on those topics", user),
+					fmt.Sprintf("--allow-principal User:%s --operation Describe --topic", user)),
 			},
 			{
 				Config: config(regexp.QuoteMeta(allowed)),
