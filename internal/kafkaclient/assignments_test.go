@@ -110,7 +110,7 @@ func TestStreamsOwned(t *testing.T) {
 // A share group whose member subscribes to topic a but has fetched nothing yet (no
 // share-partition state, no assignment: kafka-share-groups.sh --describe --all-groups lists it)
 // reads a: kafka_consumer_groups lists it as a reader of a, subscribed, and not caught up where a
-// holds records (issue 29, failure 6). The group is kfake's answers to ListGroups,
+// holds records. The group is kfake's answers to ListGroups,
 // ShareGroupDescribe and DescribeShareGroupOffsets on broker 0.
 func TestConsumerGroupsSubscribedShareGroup(t *testing.T) {
 	c := groupsCluster(t)

@@ -158,7 +158,7 @@ func withoutKey(key kmsg.Key) *kversion.Versions {
 	return v
 }
 
-// kafka_topics_offsets (issue 38, found by a fresh user): Kafka leaves a topic the principal may
+// kafka_topics_offsets (found by a fresh user): Kafka leaves a topic the principal may
 // not DESCRIBE out of Metadata, and a read by pattern would show the selection without it. A
 // hidden topic the pattern matches fails the read, naming it; one it does not match, or an
 // internal topic, does not; where the brokers cannot say which topics they hold, the read says

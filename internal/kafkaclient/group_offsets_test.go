@@ -343,7 +343,7 @@ func TestGroupReadOnClusterWithoutGroups(t *testing.T) {
 
 // A group DescribeGroups describes is "classic" where the broker names kinds (ListGroups v5, Kafka
 // 3.8+), and has no kind where it does not, as kafka_consumer_groups reads it from ListGroups
-// (issue 29: the two data sources disagreed on brokers before 3.8).
+// (the two data sources disagreed on brokers before 3.8).
 func TestGroupTypeFollowsListGroups(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -72,7 +72,7 @@ func TestRequestsPerDataSourceRead(t *testing.T) {
 // A group on ten topics of a thousand partitions each costs what one topic does: one Metadata
 // request for every topic (besides __consumer_offsets'), one DescribeLogDirs per broker (no
 // topics named: coverage.go), and earliest and latest per leader, the topics' ListOffsets shared
-// (issue 29, item 7: 20 ListOffsets and 11 Metadata before).
+// (20 ListOffsets and 11 Metadata before).
 func TestRequestsOfGroupOnManyTopics(t *testing.T) {
 	opts := []kfake.Opt{kfake.NumBrokers(3), withOffsetsTopic()}
 	var topics []string

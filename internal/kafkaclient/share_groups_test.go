@@ -73,7 +73,7 @@ func TestShareGroupOffsets(t *testing.T) {
 
 // Kafka 4.0 lists share groups but does not serve DescribeShareGroupOffsets: reading one, alone or
 // among all groups, is an error that names the API and the release that serves it, not a share
-// group without progress (issue 30: the error said "the 90 API ... needs Apache Kafka 0.11").
+// group without progress (the error said "the 90 API ... needs Apache Kafka 0.11").
 func TestShareGroupOffsetsUnserved(t *testing.T) {
 	versions := kversion.Stable()
 	versions.SetMaxKeyVersion(90, -1)
@@ -98,7 +98,7 @@ func TestShareGroupOffsetsUnserved(t *testing.T) {
 
 // An idle share group that subscribed to a topic and delivered nothing there: the broker keeps
 // share-partition state without a start offset (-1). It reads the topic all the same, as
-// kafka-share-groups.sh --describe lists it (issue 38): kafka_consumer_groups lists it as
+// kafka-share-groups.sh --describe lists it: kafka_consumer_groups lists it as
 // subscribed to the topic, and a read of the group covers the topic, where its records wait.
 func TestIdleShareGroupIsAReader(t *testing.T) {
 	c := newCluster(t, kfake.SeedTopics(1, "t", "u"))

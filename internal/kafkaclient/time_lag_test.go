@@ -280,7 +280,7 @@ func TestConsumerGroupsFetchTimestampsRequests(t *testing.T) {
 		{name: "two groups at one offset: one Fetch", commits: map[string]int64{"a": 1, "b": 1, "c": 3}, fetch: true,
 			wantFetches: 1, wantMax: map[string]*int64{"a": ptr(stamped(10)[0].UnixMilli()), "b": ptr(stamped(10)[0].UnixMilli()), "c": nil}},
 		// The caught-up group's time lag is its own 0, not the age of the record at offset 0 that
-		// the other group's search found (issue 29, failure 3).
+		// the other group's search found.
 		{name: "a caught-up group beside one at offset 0: its own 0", commits: map[string]int64{"a": 0, "b": 3}, fetch: true,
 			wantFetches: 1, wantMax: map[string]*int64{"a": ptr(stamped(0)[0].UnixMilli()), "b": nil}},
 		{name: "two groups at two offsets: two Fetches", commits: map[string]int64{"a": 1, "b": 2}, fetch: true,

@@ -122,7 +122,7 @@ func TestTopicsOffsetsRequestsGrowWithBrokers(t *testing.T) {
 	expectRequests(t, counts, dials, map[kmsg.Key]int{kmsg.Metadata: 1, kmsg.ListOffsets: 2 * len(leaders), kmsg.DescribeLogDirs: 3})
 }
 
-// The last write (issue 37): each partition's largest record timestamp under read_uncommitted,
+// The last write: each partition's largest record timestamp under read_uncommitted,
 // whatever the read's isolation level, so that a record of an open transaction counts; a broker
 // before Kafka 3.0 (ListOffsets below v7) cannot answer it, and the read says so rather than
 // answer null, which would read as "never written".

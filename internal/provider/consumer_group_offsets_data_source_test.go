@@ -198,7 +198,7 @@ func TestAccConsumerGroupOffsets_nextGenConsumerGroup(t *testing.T) {
 	}
 }
 
-// A principal that may DESCRIBE the group and one of its two topics (issue 36's case): the group
+// A principal that may DESCRIBE the group and one of its two topics: the group
 // has read everything of the one it may see, and is 4 behind on the other, which the broker
 // leaves out of OffsetFetch and Metadata. Without topics, the verdict must not claim the hidden
 // one: without DESCRIBE on the cluster the read cannot tell what it does not see, with it the

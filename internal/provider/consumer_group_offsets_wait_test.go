@@ -254,7 +254,7 @@ func TestAccConsumerGroupOffsets_waitTimesOut(t *testing.T) {
 	})
 }
 
-// The wait ends when caught_up says so (issue 36): group gw has committed partition 0 to its end
+// The wait ends when caught_up says so: group gw has committed partition 0 to its end
 // and has no commit on partition 1, which has never held a record (franz-go's and librdkafka's
 // consumers commit only the partitions they read). The verdict is caught up, and so the wait
 // returns at its first read, with the same verdict.
@@ -282,7 +282,7 @@ func TestAccConsumerGroupOffsets_waitAgreesWithCaughtUp(t *testing.T) {
 	})
 }
 
-// A wait block left in a configuration does not hold the plans after it (issue 38): with enabled =
+// A wait block left in a configuration does not hold the plans after it: with enabled =
 // false the data source reads once while planning and the group's lag shows at once; were it
 // waiting, the 20 s timeout would fail the step. With enabled = true, the same plan waits and fails
 // when the timeout runs out, naming the partition behind.
@@ -478,7 +478,7 @@ func TestWaitForGroupStalls(t *testing.T) {
 	}
 
 	// One partition stuck behind (a poison record) while the other keeps committing: the stuck one
-	// stalls the wait (issue 29, failure 5), the moving one is not named as stalled.
+	// stalls the wait, the moving one is not named as stalled.
 	committed = 0
 	oneStuck := func(context.Context) (kafkaclient.GroupOffsets, error) {
 		committed++

@@ -21,7 +21,7 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// The retire recipes meet every writer state a topic can be in (issue 37): "drained" means no
+// The retire recipes meet every writer state a topic can be in: "drained" means no
 // write for the quiet period, no open transaction, and every reader caught up; not "empty".
 
 // rewrittenRecipe is a copy of a recipe of examples/gating with r applied to its text, and the

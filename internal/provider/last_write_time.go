@@ -5,7 +5,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 )
 
-// The last write time of kafka_topic_offsets and kafka_topics_offsets (issue 37): an opt-in, since
+// The last write time of kafka_topic_offsets and kafka_topics_offsets: an opt-in, since
 // it is one more ListOffsets request per partition leader, a third lookup of every partition where
 // a read makes two (its cost on 100,000 partitions is in tools/bench/README.md), and the values it
 // gives (kafkaclient.OffsetsRequest.LastWrite, kafkaclient.LastWriteMs).

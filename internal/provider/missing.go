@@ -11,7 +11,7 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/kafkaclient"
 )
 
-// Missing on purpose (issue 38): a data source that names one group or one topic can read its
+// Missing on purpose: a data source that names one group or one topic can read its
 // absence as a value, for the plans of a first rollout (the group does not exist yet) and those
 // after a topic's deletion, where an error would stop every plan before a precondition could
 // decide. Opt-in: without allow_missing the error stays, and with it nothing missing ever reads as

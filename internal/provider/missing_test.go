@@ -14,7 +14,7 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// Missing on purpose (issue 38): with allow_missing, a group that does not exist yet reads as
+// Missing on purpose: with allow_missing, a group that does not exist yet reads as
 // exists = false and not caught up, with the reason; without it, the error stays.
 func TestAccConsumerGroupOffsets_allowMissing(t *testing.T) {
 	t.Parallel()

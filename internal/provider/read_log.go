@@ -16,7 +16,7 @@ import (
 )
 
 // The logs of one data source read: what it did on the wire, so that a slow plan says which read,
-// broker and request took the time (issue 38, item 6). Two places, documented in the operations
+// broker and request took the time. Two places, documented in the operations
 // guide (templates/guides/operations.md.tmpl, "Logs"):
 //
 //   - the provider's own logger (TF_LOG_PROVIDER_KAFKA), at DEBUG: one "Kafka read" line when a

@@ -9,7 +9,7 @@ import (
 	"github.com/kafka-offsets/terraform-provider-kafka/internal/acctest"
 )
 
-// The recipes' own terraform test files (issue 38), run as a module author runs them: tests/
+// The recipes' own terraform test files, run as a module author runs them: tests/
 // mocked.tftest.hcl without a broker, then tests/broker*.tftest.hcl against the broker state each
 // Go test arranges (checked first with kadm), the recipe's topic and group names made unique.
 

@@ -146,7 +146,7 @@ func TestAccTopicsOffsets_internal(t *testing.T) {
 	})
 }
 
-// last_write_time (issue 37): the largest record timestamp of each topic, opt-in, as the broker
+// last_write_time: the largest record timestamp of each topic, opt-in, as the broker
 // answers ListOffsets -3 under read_uncommitted for each partition (kadm's view through
 // acctest.ListOffset). Topic a: partition 0 holds two records stamped an hour and a minute ago,
 // partition 1 none. Topic b: a record of a transaction still open, which a read_committed read
@@ -206,7 +206,7 @@ data "kafka_topics_offsets" "both" {
 	})
 }
 
-// A principal that may DESCRIBE one of two topics a pattern matches (issue 38, a fresh user's
+// A principal that may DESCRIBE one of two topics a pattern matches (a fresh user's
 // finding): Kafka leaves the other out of Metadata, and the read would show the selection without
 // it, as if it held nothing. With DESCRIBE on the cluster, the read asks each broker which topics
 // it holds and fails, naming the hidden one; a pattern that matches the visible topic alone reads

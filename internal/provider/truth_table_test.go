@@ -23,7 +23,7 @@ import (
 // does, the recipes run as written (their group and topic renamed) and the plain expressions the
 // docs name. Every cell is asserted on the broker, next to kadm's (or Kafka's own tools') view of
 // the same group (acctest.GroupNotCaughtUp); TestTruthTableInGuide holds the guide to this table.
-// Every row also goes through the three readers of a group's verdict (issue 36):
+// Every row also goes through the three readers of a group's verdict:
 // kafka_consumer_group_offsets, kafka_consumer_groups and the wait block must say the same verdict,
 // the same reasons and the same time lag.
 
